@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { API_VERSION } from '../schemas/envelope.ts';
+import type { Config } from './config.ts';
+import type { Clock } from './core/clock.ts';
+import { installErrorHandlers } from './core/error-handler.ts';
+import { installGuard } from './core/guard.ts';
+import type { KeyRepository } from './core/keys/keys.ts';
+import type { RateLimiter } from './core/limits.ts';
+import type { Manifests } from './core/manifests.ts';
+import { openApiDocument } from './core/openapi.ts';
+import { registerRoute, type AnyRoute } from './core/routes.ts';
+import type { Warehouse } from './core/warehouse.ts';
+import type { Geocoder } from './location/geocoder/index.ts';
+import { countryLocationRoutes } from './location/routes.ts';
+import type { ResolvedAddresses } from './location/search/resolved.ts';
+import { createZoneLookup } from './location/zones/lookup.ts';
+import { docsPage } from './core/docs-page.ts';
+
+/** Everything the server talks to, passed in so tests build the app with fixtures. */
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  warehouse: Warehouse;
+  keys: KeyRepository;
+  resolved: ResolvedAddresses;
+  geocoder: Geocoder | null;
+  rateLimiter: RateLimiter;
+  manifests: Manifests;
+  logger?: boolean | object;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // A caller's own request id is kept when it is well formed, so logs can be joined.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'request_id',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', String(request.id));
+    reply.header('X-Api-Version', API_VERSION);
+  });
+  installErrorHandlers(app, deps.clock);
+  installGuard(app, { keys: deps.keys, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
+
+  const routes: AnyRoute[] = [];
+  const zones = createZoneLookup(deps.warehouse);
+  const locationDeps = { ...deps, zones };
+  for (const country of ['fr'] as const) {
+    for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
+  }
+
+  const document = openApiDocument(routes, { version: API_VERSION });
+  app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);
+  app.get('/docs', { config: { policy: { auth: false, units: 0 } } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(document)));
+  app.get('/health', { config: { policy: { auth: false, units: 0 } } }, async () => ({ status: 'ok' }));
+  return app;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/**
+ * Server configuration, parsed once from the environment at start-up and frozen; a bad value
+ * stops the process with a message naming the variable (README, Configuration).
+ */
+export const ConfigSchema = z.object({
+  PORT: int(3000, 0).pipe(z.number().max(65535)),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  GEOCODER_URL: z.string().url().optional(),
+  GEOCODER_TIMEOUT_MS: int(3000, 100),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_MINUTE: int(600, 1),
+  SANDBOX_RATE_LIMIT_PER_MINUTE: int(60, 1),
+  QUOTA_UNITS_PER_MONTH: int(100_000, 1),
+  SANDBOX_QUOTA_UNITS_PER_MONTH: int(1_000, 1),
+  MAINTENANCE_UNTIL: z.string().datetime().optional(),
+});
+export type Config = Readonly<z.infer<typeof ConfigSchema>>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return Object.freeze(parsed.data);
+}

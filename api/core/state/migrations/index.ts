@@ -1,0 +1,9 @@
+/**
+ * The ordered set of migrations. To add one: create `NNN_name.ts` in this
+ * folder exporting `migration` with `id: 'NNN_name'`, and append it here.
+ * Never edit or reorder a migration once it has been applied anywhere.
+ */
+import type { Migration } from '../migrations.ts';
+import { migration as m001 } from './001_keys.ts';
+
+export const migrations: readonly Migration[] = [m001];

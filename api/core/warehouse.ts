@@ -1,0 +1,76 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { Country } from '../../schemas/common.ts';
+
+/**
+ * The read-only DuckDB handle over data/<country>/<table>/*.parquet. Each table is a view
+ * named <country>_<table>; a table with no file yet has no view, and `has` says so.
+ */
+export interface Warehouse {
+  has(country: Country, table: string): boolean;
+  /** Runs a read query with bound parameters ($1, $2...); rows as plain objects. */
+  query<T = Record<string, unknown>>(sql: string, params?: DuckDBValue[]): Promise<T[]>;
+  /** Re-reads the folder: picks up tables published since the start. */
+  refresh(): Promise<void>;
+  close(): void;
+}
+
+const TABLES = ['addresses', 'zones', 'zone_cells'];
+const COUNTRIES: Country[] = ['fr', 'ca', 'be'];
+
+export async function openWarehouse(dataDir: string): Promise<Warehouse> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const setup = await instance.connect();
+  await setup.run('SET enable_object_cache = true');
+  // A small pool: DuckDB runs queries of separate connections in parallel.
+  const pool: DuckDBConnection[] = [];
+  const free: DuckDBConnection[] = [];
+  const waiters: ((c: DuckDBConnection) => void)[] = [];
+  for (let i = 0; i < 4; i++) { const c = await instance.connect(); pool.push(c); free.push(c); }
+  const acquire = () => new Promise<DuckDBConnection>((resolve) => {
+    const c = free.pop();
+    if (c) resolve(c); else waiters.push(resolve);
+  });
+  const release = (c: DuckDBConnection) => { const w = waiters.shift(); if (w) w(c); else free.push(c); };
+
+  let present = new Set<string>();
+  const refresh = async () => {
+    const next = new Set<string>();
+    for (const country of COUNTRIES) {
+      for (const table of TABLES) {
+        const dir = join(dataDir, country, table);
+        const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.parquet')) : [];
+        const view = `${country}_${table}`;
+        if (files.length > 0) {
+          const glob = join(dir, '*.parquet').replaceAll("'", "''");
+          await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet('${glob}', union_by_name = true)`);
+          next.add(view);
+        } else {
+          await setup.run(`DROP VIEW IF EXISTS ${view}`);
+        }
+      }
+    }
+    present = next;
+  };
+  await refresh();
+
+  return {
+    has: (country, table) => present.has(`${country}_${table}`),
+    async query<T>(sql: string, params: DuckDBValue[] = []) {
+      const c = await acquire();
+      try {
+        const reader = await c.runAndReadAll(sql, params);
+        return reader.getRowObjectsJS() as T[];
+      } finally {
+        release(c);
+      }
+    },
+    refresh,
+    close() {
+      for (const c of pool) c.closeSync();
+      setup.closeSync();
+      instance.closeSync();
+    },
+  };
+}

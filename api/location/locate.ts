@@ -1,0 +1,113 @@
+import { labelOf, type Country, type Locale } from '../../schemas/common.ts';
+import type { Missing, Warning } from '../../schemas/domain.ts';
+import { PRECISIONS, type Location } from '../../schemas/location.ts';
+import { ZONE_LEVEL_ORDER, type ZoneLevel, type Zones } from '../../schemas/zone.ts';
+import { rangesAround } from '../../schemas/tables/cells.ts';
+import { ApiError } from '../core/errors.ts';
+import { isInCountry } from './coverage/index.ts';
+import type { PlaceInput } from './params.ts';
+import { nearestAddress } from './search/official.ts';
+import { GeocoderDownError, searchAddress, type AddressSearchDeps } from './search/search.ts';
+import type { ZoneLookup } from './zones/lookup.ts';
+
+export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
+
+const COUNTRY_ZONE: Record<Country, { code: string; name: string }> = {
+  fr: { code: 'FR', name: 'France' },
+  ca: { code: 'CA', name: 'Canada' },
+  be: { code: 'BE', name: 'Belgique / België / Belgien' },
+};
+
+/** Levels a country does not use at all (spec 2.4): null with reason not_applicable. */
+const UNUSED_LEVELS: Record<Country, ZoneLevel[]> = {
+  fr: ['administrative_area_level3', 'rental_survey_area', 'postal_code_prefix'],
+  ca: ['sublocality_level2'],
+  be: ['rental_survey_area', 'postal_code_prefix'],
+};
+
+/** Levels that exist only in some places: absent elsewhere is not_applicable rather than not_found. */
+const PARTIAL_LEVELS: Record<Country, ZoneLevel[]> = {
+  fr: ['sublocality_level1'],
+  ca: ['sublocality_level1'],
+  be: ['administrative_area_level2'],
+};
+
+/** An official address within this distance of a position is served as its address. */
+const REVERSE_MAX_M = 25;
+
+/** A BAN parcel id (14 characters: commune, prefix, section, number) as {id, reference}. */
+function parcelOf(parcels: string | null): Location['parcel'] {
+  const id = parcels?.split('|')[0]?.trim();
+  if (!id || !/^[0-9AB]{5}\d{3}[0-9A-Z]{2}\d{4}$/.test(id)) return null;
+  const section = id.slice(8, 10).replace(/^0/, '');
+  return { id, reference: `${section} ${Number(id.slice(10))}`, area_m2: null };
+}
+
+/** data.location for a position or an address (spec 2.6), with what is missing and why. */
+export async function locate(deps: LocateDeps, country: Country, input: PlaceInput, locale: Locale): Promise<{ location: Location; warnings: Warning[] }> {
+  const warnings: Warning[] = [];
+  let lat: number, lng: number;
+  let precision: Location['precision'] = 'input';
+  let address: Location['address'] = null;
+  let geocoding: Location['geocoding'] = null;
+  let parcels: string | null = null;
+  if (input.kind === 'position') {
+    ({ lat, lng } = input);
+    if (!isInCountry(country, lng, lat)) throw outside(country);
+    const near = await nearestAddress(deps.warehouse, country, lat, lng, rangesAround(lat, lng, 11, 2), REVERSE_MAX_M);
+    if (near) {
+      address = { label: near.label, street_number: near.number === null ? null : `${near.number}${near.rep ? ` ${near.rep}` : ''}`, street_name: near.street, zipcode: near.postcode, locality: near.locality_name };
+      parcels = near.parcels;
+    }
+  } else {
+    let found;
+    try {
+      found = await searchAddress(deps, country, input.address, locale);
+    } catch (e) {
+      if (e instanceof GeocoderDownError) throw new ApiError('address_not_found', `address not found in the official addresses, and ${e.message}; resend with coordinates`, { address: input.address, geocoder: 'unavailable' });
+      throw e;
+    }
+    if (!found) throw new ApiError('address_not_found', 'address not found; resend with coordinates', { address: input.address });
+    lat = found.latitude; lng = found.longitude;
+    if (!isInCountry(country, lng, lat)) throw outside(country);
+    precision = found.precision; address = found.address; geocoding = found.geocoding; parcels = found.parcels;
+    warnings.push(...found.warnings);
+  }
+
+  const missing: Missing = {};
+  const found = await deps.zones.zonesAt(country, lng, lat);
+  const ingested = await deps.zones.levels(country);
+  const zones = Object.fromEntries(ZONE_LEVEL_ORDER.map((l) => [l, null])) as Zones;
+  zones.country = { level: 'country', ...COUNTRY_ZONE[country] };
+  for (const z of found) zones[z.level] = { level: z.level, code: z.code, name: z.name };
+  const notIngested: ZoneLevel[] = [];
+  for (const level of ZONE_LEVEL_ORDER) {
+    if (zones[level]) continue;
+    if (UNUSED_LEVELS[country].includes(level) || PARTIAL_LEVELS[country].includes(level)) missing[`zones.${level}`] = 'not_applicable';
+    else if (!ingested.has(level)) { missing[`zones.${level}`] = 'unavailable'; notIngested.push(level); }
+    else missing[`zones.${level}`] = 'not_found';
+  }
+  if (notIngested.length > 0) {
+    warnings.push({ domain: 'location', code: 'data_unavailable', message: `zone boundaries not ingested for level(s) ${notIngested.join(', ')}` });
+  }
+
+  const parcel = precision === 'address' || precision === 'input' ? parcelOf(parcels) : null;
+  if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : 'unavailable';
+  else missing['parcel.area_m2'] = 'unavailable';
+  // Buildings and properties come with their own sources (building and property domains).
+  for (const f of ['building_id', 'property_ids', 'nearest_property_id']) missing[f] = 'unavailable';
+  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings, properties and parcel areas are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
+
+  return {
+    location: {
+      latitude: lat, longitude: lng, precision, precision_label: labelOf(PRECISIONS, precision, locale),
+      address, geocoding, zones, parcel, building_id: null, property_ids: [], nearest_property_id: null, missing,
+    },
+    warnings,
+  };
+}
+
+function outside(country: Country): ApiError {
+  const territory = { fr: 'France (metropolitan and overseas departments)', ca: 'Quebec', be: 'Belgium' }[country];
+  return new ApiError('outside_coverage', `position outside the territory served by this route: ${territory}`, { country });
+}

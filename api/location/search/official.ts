@@ -1,0 +1,107 @@
+import type { Country } from '../../../schemas/common.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+import { scoreCandidate, streetKey, type ParsedAddress } from '../address/index.ts';
+
+export interface OfficialAddress {
+  id: string;
+  longitude: number;
+  latitude: number;
+  number: number | null;
+  rep: string | null;
+  street: string;
+  postcode: string | null;
+  locality_code: string;
+  locality_name: string;
+  label: string;
+  parcels: string | null;
+  locality_key: string;
+}
+
+const COLUMNS = 'id, longitude, latitude, number, rep, street, postcode, locality_code, locality_name, label, parcels, locality_key';
+
+/** Municipal arrondissement codes of a city's arrondissement number (Paris 751xx, Lyon 6938x, Marseille 132xx). */
+function arrondissementCode(city: string | null, n: number): string | null {
+  if (city === 'paris' && n >= 1 && n <= 20) return `751${String(n).padStart(2, '0')}`;
+  if (city === 'lyon' && n >= 1 && n <= 9) return `6938${n}`;
+  if (city === 'marseille' && n >= 1 && n <= 16) return `132${String(n).padStart(2, '0')}`;
+  return null;
+}
+
+/** Does a candidate agree with the postcode / city / arrondissement of the query? */
+function placeAgrees(q: ParsedAddress, a: OfficialAddress): boolean {
+  if (q.postcode && a.postcode && q.postcode !== a.postcode) return false;
+  if (q.city && !(a.locality_key === q.city || a.locality_key.startsWith(`${q.city} `))) return false;
+  if (q.arrondissement !== null) {
+    const code = arrondissementCode(q.city ?? (a.locality_key.split(' ')[0] ?? null), q.arrondissement);
+    if (code && a.locality_code !== code) return false;
+  }
+  return true;
+}
+
+export interface StreetMatch {
+  /** Candidates of the best street, in the best agreeing locality first. */
+  candidates: OfficialAddress[];
+  /** Similarity of the street name (1 = same key). */
+  streetScore: number;
+}
+
+/**
+ * Official addresses of the street named in the query: same street key first, else the most
+ * similar keys (DuckDB's Jaro-Winkler), restricted to the postcode or city when given.
+ */
+export async function findStreet(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<StreetMatch | null> {
+  if (!warehouse.has(country, 'addresses') || !q.street) return null;
+  const key = streetKey(q.street);
+  if (!key) return null;
+  const table = `${country}_addresses`;
+  let rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${table} WHERE street_key = $1`, [key]);
+  let streetScore = 1;
+  if (rows.filter((r) => placeAgrees(q, r)).length === 0) {
+    // Spelling variants: the closest street keys, within the place named when there is one.
+    const near = await warehouse.query<{ street_key: string; sim: number }>(
+      `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${table}
+       WHERE ($2::VARCHAR IS NULL OR postcode = $2) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
+      [key, q.postcode],
+    );
+    if (near.length === 0) return null;
+    rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${table} WHERE street_key = $1`, [near[0]!.street_key]);
+    streetScore = near[0]!.sim;
+  }
+  const agreeing = rows.filter((r) => placeAgrees(q, r));
+  if (agreeing.length === 0) return null;
+  const parts = (a: OfficialAddress) => ({ number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key });
+  agreeing.sort((a, b) => scoreCandidate(q, parts(b)) - scoreCandidate(q, parts(a)) || a.label.localeCompare(b.label));
+  return { candidates: agreeing, streetScore };
+}
+
+/** Addresses of a locality named alone (city or postcode), for a locality-level answer. */
+export async function findLocality(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<OfficialAddress[]> {
+  if (!warehouse.has(country, 'addresses') || (!q.city && !q.postcode)) return [];
+  return warehouse.query<OfficialAddress>(
+    `SELECT ${COLUMNS} FROM ${country}_addresses
+     WHERE ($1::VARCHAR IS NULL OR postcode = $1) AND ($2::VARCHAR IS NULL OR locality_key = $2 OR starts_with(locality_key, $2 || ' '))
+     LIMIT 20000`,
+    [q.postcode, q.city],
+  );
+}
+
+/** The nearest official address within `maxM` meters of a position, for an address at coordinates. */
+export async function nearestAddress(warehouse: Warehouse, country: Country, lat: number, lng: number, ranges: [bigint, bigint][], maxM: number): Promise<(OfficialAddress & { distance_m: number }) | null> {
+  if (!warehouse.has(country, 'addresses')) return null;
+  const where = ranges.map((_, i) => `cell BETWEEN $${2 * i + 1} AND $${2 * i + 2}`).join(' OR ');
+  const rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${country}_addresses WHERE ${where}`, ranges.flat());
+  let best: (OfficialAddress & { distance_m: number }) | null = null;
+  for (const r of rows) {
+    const d = haversineM(lat, lng, r.latitude, r.longitude);
+    if (d <= maxM && (!best || d < best.distance_m)) best = { ...r, distance_m: d };
+  }
+  return best;
+}
+
+export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}

@@ -1,0 +1,154 @@
+import type { Country, Locale } from '../../../schemas/common.ts';
+import type { Warning } from '../../../schemas/domain.ts';
+import { GEOCODING_METHODS, type Address, type Geocoding, type Precision } from '../../../schemas/location.ts';
+import { labelOf } from '../../../schemas/common.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+import { normalizeText, parseAddressQuery, type ParsedAddress } from '../address/index.ts';
+import type { Geocoder } from '../geocoder/index.ts';
+import { findLocality, findStreet, type OfficialAddress } from './official.ts';
+import type { ResolvedAddresses } from './resolved.ts';
+
+export interface AddressSearchDeps {
+  warehouse: Warehouse;
+  resolved: ResolvedAddresses;
+  geocoder: Geocoder | null;
+  clock: Clock;
+}
+
+export interface FoundAddress {
+  latitude: number;
+  longitude: number;
+  precision: Precision;
+  address: Address | null;
+  geocoding: Geocoding;
+  /** Cadastral parcels of the official address, as published. */
+  parcels: string | null;
+  warnings: Warning[];
+}
+
+const MAX_ALTERNATIVES = 5;
+
+function officialAddress(a: OfficialAddress): Address {
+  return {
+    label: a.label,
+    street_number: a.number === null ? null : `${a.number}${a.rep ? ` ${a.rep}` : ''}`,
+    street_name: a.street,
+    zipcode: a.postcode,
+    locality: a.locality_name,
+  };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** The kept answer among a street's candidates: the number asked when it exists, else the street itself. */
+function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: string, streetScore: number, locale: Locale): FoundAddress {
+  const exact = q.number === null ? undefined
+    : candidates.find((c) => c.number === q.number && (c.rep ?? null) === (q.rep ?? null))
+      ?? candidates.find((c) => c.number === q.number && !q.rep);
+  const geocoding = (matched: string, score: number, alternatives: Geocoding['alternatives']): Geocoding => ({
+    query, matched, method: 'official_addresses', method_label: labelOf(GEOCODING_METHODS, 'official_addresses', locale), score, alternatives,
+  });
+  if (exact) {
+    const others = candidates.filter((c) => c !== exact && c.number === exact.number && c.locality_code !== exact.locality_code);
+    return {
+      latitude: exact.latitude, longitude: exact.longitude, precision: 'address', address: officialAddress(exact), parcels: exact.parcels,
+      geocoding: geocoding(exact.label, round2(streetScore), others.slice(0, MAX_ALTERNATIVES).map((o) => ({
+        label: o.label, latitude: o.latitude, longitude: o.longitude, precision: 'address' as const, score: round2(streetScore * 0.9),
+      }))),
+      warnings: [],
+    };
+  }
+  // Street level: the street's points in the best locality; the median point stays on the street.
+  const locality = candidates[0]!.locality_code;
+  const same = candidates.filter((c) => c.locality_code === locality);
+  const lat = median(same.map((c) => c.latitude));
+  const lng = median(same.map((c) => c.longitude));
+  const first = same[0]!;
+  const label = `${first.street} ${first.postcode ?? ''} ${first.locality_name}`.replace(/\s+/g, ' ').trim();
+  const warnings: Warning[] = q.number !== null
+    ? [{ domain: 'location', code: 'number_not_found', message: `number ${q.number}${q.rep ? ` ${q.rep}` : ''} is not in the official addresses of ${first.street}; position given at the street` }]
+    : [];
+  return {
+    latitude: lat, longitude: lng, precision: 'street',
+    address: { label, street_number: null, street_name: first.street, zipcode: first.postcode, locality: first.locality_name },
+    parcels: null,
+    geocoding: geocoding(label, round2(streetScore * (q.number !== null ? 0.8 : 1)), []),
+    warnings,
+  };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Finds an address in the order of spec 2.6: official addresses at the number, then addresses
+ * already resolved, then the external geocoder, whose answer is recorded for step 2.
+ * Returns null when nothing knows the address (404 address_not_found).
+ */
+export async function searchAddress(deps: AddressSearchDeps, country: Country, query: string, locale: Locale): Promise<FoundAddress | null> {
+  const q = parseAddressQuery(query, { country });
+  const street = await findStreet(deps.warehouse, country, q);
+  if (street && (q.number === null || street.candidates.some((c) => c.number === q.number))) {
+    return fromStreet(q, street.candidates, query, street.streetScore, locale);
+  }
+  const key = normalizeText(query);
+  const resolved = await deps.resolved.find(country, key);
+  if (resolved) {
+    return {
+      latitude: resolved.latitude, longitude: resolved.longitude, precision: resolved.precision, parcels: null,
+      address: { label: resolved.label, street_number: q.number === null ? null : `${q.number}${q.rep ? ` ${q.rep}` : ''}`, street_name: null, zipcode: q.postcode, locality: null },
+      geocoding: { query, matched: resolved.label, method: 'resolved_addresses', method_label: labelOf(GEOCODING_METHODS, 'resolved_addresses', locale), score: 1, alternatives: [] },
+      warnings: [],
+    };
+  }
+  const warnings: Warning[] = [];
+  if (deps.geocoder) {
+    const answer = await deps.geocoder.search(query, { limit: MAX_ALTERNATIVES + 1, postcode: q.postcode ?? undefined });
+    if (Array.isArray(answer)) {
+      // The geocoder answers for any country: keep what lies in the one asked (checked by the caller's coverage test).
+      const best = answer[0];
+      if (best && (best.precision === 'address' || !street)) {
+        const found: FoundAddress = {
+          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null,
+          address: { label: best.label, street_number: best.housenumber ?? null, street_name: best.street ?? null, zipcode: best.postcode ?? null, locality: best.city ?? null },
+          geocoding: {
+            query, matched: best.label, method: 'geocoder', method_label: labelOf(GEOCODING_METHODS, 'geocoder', locale), score: round2(best.score),
+            alternatives: answer.slice(1, MAX_ALTERNATIVES + 1).map((a) => ({ label: a.label, latitude: a.latitude, longitude: a.longitude, precision: a.precision, score: round2(a.score) })),
+          },
+          warnings: [],
+        };
+        await deps.resolved.record(country, key, { label: best.label, latitude: best.latitude, longitude: best.longitude, precision: best.precision, source: 'geocoder' }, best, deps.clock.now());
+        return found;
+      }
+    } else {
+      warnings.push({ domain: 'location', code: 'geocoder_unavailable', message: `the external geocoder did not answer (${answer.reason}); only official addresses were searched` });
+    }
+  }
+  if (street) {
+    const r = fromStreet(q, street.candidates, query, street.streetScore, locale);
+    r.warnings.push(...warnings);
+    return r;
+  }
+  if (!q.street || q.street === q.city) {
+    const points = await findLocality(deps.warehouse, country, q);
+    if (points.length > 0) {
+      const first = points[0]!;
+      const name = q.arrondissement === null ? first.locality_name.replace(/ \d+(er|e) Arrondissement$/i, '') : first.locality_name;
+      return {
+        latitude: median(points.map((p) => p.latitude)), longitude: median(points.map((p) => p.longitude)), precision: 'locality', parcels: null,
+        address: { label: `${q.postcode ? `${q.postcode} ` : ''}${name}`, street_number: null, street_name: null, zipcode: q.postcode, locality: name },
+        geocoding: { query, matched: name, method: 'official_addresses', method_label: labelOf(GEOCODING_METHODS, 'official_addresses', locale), score: 0.5, alternatives: [] },
+        warnings,
+      };
+    }
+  }
+  if (warnings.length > 0) throw new GeocoderDownError(warnings[0]!.message);
+  return null;
+}
+
+/** Nothing found locally and the geocoder could not be asked: the address may exist. */
+export class GeocoderDownError extends Error {}

@@ -1,0 +1,70 @@
+import { booleanPointInPolygon } from '@turf/turf';
+import type { MultiPolygon, Polygon } from 'geojson';
+import type { Country } from '../../../schemas/common.ts';
+import type { ZoneLevel } from '../../../schemas/zone.ts';
+import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
+
+export interface FoundZone { level: ZoneLevel; code: string; name: string | null }
+
+/**
+ * The zone of each level containing a point (DESIGN.md, Spatial indexing): interior cells of the
+ * H3 cover answer at once; border cells get an exact point-in-polygon test on their few candidates,
+ * so the answer is the same as an exact test on both sides of a border.
+ */
+export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
+  const geometries = new Map<string, Polygon | MultiPolygon>();
+  async function geometry(country: Country, level: string, code: string): Promise<Polygon | MultiPolygon | null> {
+    const key = `${country}:${level}:${code}`;
+    const hit = geometries.get(key);
+    if (hit) { geometries.delete(key); geometries.set(key, hit); return hit; }
+    const rows = await warehouse.query<{ geometry: string }>(`SELECT geometry FROM ${country}_zones WHERE level = $1 AND code = $2 LIMIT 1`, [level, code]);
+    if (!rows[0]) return null;
+    const g = JSON.parse(rows[0].geometry) as Polygon | MultiPolygon;
+    geometries.set(key, g);
+    if (geometries.size > cacheSize) geometries.delete(geometries.keys().next().value!);
+    return g;
+  }
+
+  return {
+    /** Zones containing [lng, lat], one per level found; empty when the country has no zones table. */
+    async zonesAt(country: Country, lng: number, lat: number): Promise<FoundZone[]> {
+      if (!warehouse.has(country, 'zone_cells') || !warehouse.has(country, 'zones')) return [];
+      const cells = cellAndAncestors(lat, lng, ZONE_COVER_RES);
+      const placeholders = cells.map((_, i) => `$${i + 1}`).join(', ');
+      const rows = await warehouse.query<{ level: ZoneLevel; code: string; interior: boolean }>(
+        `SELECT DISTINCT level, code, interior FROM ${country}_zone_cells WHERE cell IN (${placeholders})`, cells,
+      );
+      const byLevel = new Map<ZoneLevel, { interior: string | null; border: string[] }>();
+      for (const r of rows) {
+        const e = byLevel.get(r.level) ?? { interior: null, border: [] };
+        if (r.interior) e.interior = r.code; else e.border.push(r.code);
+        byLevel.set(r.level, e);
+      }
+      const found: { level: ZoneLevel; code: string }[] = [];
+      for (const [level, e] of byLevel) {
+        if (e.interior) { found.push({ level, code: e.interior }); continue; }
+        for (const code of e.border.sort()) {
+          const g = await geometry(country, level, code);
+          if (g && booleanPointInPolygon([lng, lat], g)) { found.push({ level, code }); break; }
+        }
+      }
+      if (found.length === 0) return [];
+      const names = await warehouse.query<{ level: ZoneLevel; code: string; name: string | null }>(
+        `SELECT level, code, any_value(name) AS name FROM ${country}_zones WHERE ${found.map((_, i) => `(level = $${2 * i + 1} AND code = $${2 * i + 2})`).join(' OR ')} GROUP BY level, code`,
+        found.flatMap((f) => [f.level, f.code]),
+      );
+      const nameOf = new Map(names.map((n) => [`${n.level}:${n.code}`, n.name]));
+      return found.map((f) => ({ ...f, name: nameOf.get(`${f.level}:${f.code}`) ?? null }));
+    },
+
+    /** Levels present in the country's zones table (to tell "not ingested" from "not found"). */
+    async levels(country: Country): Promise<Set<ZoneLevel>> {
+      if (!warehouse.has(country, 'zones')) return new Set();
+      const rows = await warehouse.query<{ level: ZoneLevel }>(`SELECT DISTINCT level FROM ${country}_zones`);
+      return new Set(rows.map((r) => r.level));
+    },
+  };
+}
+export type ZoneLookup = ReturnType<typeof createZoneLookup>;

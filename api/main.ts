@@ -1,0 +1,70 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { systemClock } from './core/clock.ts';
+import { createKeyRepository, type KeyRepository } from './core/keys/keys.ts';
+import { memoryRateLimiter, redisRateLimiter } from './core/limits.ts';
+import { createManifests } from './core/manifests.ts';
+import { migrate } from './core/state/migrations.ts';
+import { openState, StateLockedError } from './core/state/sql.ts';
+import { openWarehouse } from './core/warehouse.ts';
+import { createGeocoder } from './location/geocoder/index.ts';
+import { preloadCoverage } from './location/coverage/index.ts';
+import { createResolvedAddresses } from './location/search/resolved.ts';
+
+/**
+ * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
+ * the embedded set-up: a production server gets its keys from `npm run keys -- create`.
+ */
+async function localSandboxKey(keys: KeyRepository, dataDir: string): Promise<string> {
+  const file = join(dataDir, 'local-sandbox-key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (await keys.findActive(key)) return key;
+  }
+  const { key } = await keys.create({ countries: ['fr', 'ca', 'be'], sandbox: true, label: 'local sandbox key (npm start)' });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dataDir = resolve(config.DATA_DIR);
+  const sql = await openState({ databaseUrl: config.DATABASE_URL, dataDir });
+  await migrate(sql);
+  const warehouse = await openWarehouse(dataDir);
+  const keys = createKeyRepository(sql);
+  preloadCoverage();
+  const app = await buildApp({
+    config, clock: systemClock, warehouse, keys,
+    resolved: createResolvedAddresses(sql),
+    geocoder: config.GEOCODER_URL ? createGeocoder({ baseUrl: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS }) : null,
+    rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
+    manifests: createManifests(dataDir),
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+  });
+  const shutdown = async () => {
+    await app.close();
+    warehouse.close();
+    await sql.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const sandbox = sql.kind === 'pglite' ? await localSandboxKey(keys, dataDir) : null;
+  console.log(`\nLocation data service listening on ${address}`);
+  console.log(`  documentation: ${address}/docs   contract: ${address}/openapi.json`);
+  if (sandbox) {
+    console.log(`  sandbox key (fr, ca, be): ${sandbox}`);
+    console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=12+rue+de+Bretagne+75003+Paris"`);
+  }
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof ConfigError || e instanceof StateLockedError) console.error(e.message);
+  else console.error(`cannot start: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+import type { Country } from '../schemas/common.ts';
+import { adminExpressSource } from './fr/admin-express/source.ts';
+import { banSource } from './fr/ban/source.ts';
+import { contoursIrisSource } from './fr/contours-iris/source.ts';
+import type { Source } from './source.ts';
+
+export type { Source } from './source.ts';
+
+/** Every source the platform knows, by id. */
+export const SOURCES: readonly Source[] = [banSource, adminExpressSource, contoursIrisSource];
+
+export function sourceById(id: string): Source | undefined {
+  return SOURCES.find((s) => s.id === id);
+}
+
+export function sourcesOf(country: Country): Source[] {
+  return SOURCES.filter((s) => s.country === country);
+}

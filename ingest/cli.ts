@@ -1,0 +1,70 @@
+import { resolve } from 'node:path';
+import { JOBS, UsageError, jobById, runSamples } from './jobs.ts';
+import type { JobContext, PartitionSummary } from './core/job.ts';
+
+const USAGE = `Usage: npm run ingest -- <command>
+
+  list                         jobs and the sources they read
+  samples [--data-dir DIR]     every job on the committed samples under datasets/
+  <job> --input <file|folder> [--data-dir DIR] [--max-reject-share 0.01]
+
+Jobs:
+${JOBS.map((j) => `  ${j.usage}`).join('\n')}
+
+DATA_DIR (default ./data) is where data/<country>/<table>/*.parquet and manifest.json are written.`;
+
+/** Pulls the options common to every job out of argv. */
+function common(argv: string[]): { rest: string[]; dataDir: string; maxRejectShare: number } {
+  const rest: string[] = [];
+  let dataDir = process.env.DATA_DIR ?? './data';
+  let maxRejectShare = 0.01;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--data-dir') dataDir = argv[++i] ?? '';
+    else if (a.startsWith('--data-dir=')) dataDir = a.slice(11);
+    else if (a === '--max-reject-share' || a.startsWith('--max-reject-share=')) {
+      const v = a.includes('=') ? a.split('=')[1]! : argv[++i] ?? '';
+      maxRejectShare = Number(v);
+      if (!(maxRejectShare >= 0 && maxRejectShare <= 1)) throw new UsageError('--max-reject-share must be between 0 and 1');
+    } else rest.push(a);
+  }
+  if (!dataDir) throw new UsageError('--data-dir needs a folder');
+  return { rest, dataDir: resolve(dataDir), maxRejectShare };
+}
+
+function summary(parts: PartitionSummary[], seconds: number): string {
+  const lines = parts.map((p) => `  ${p.table}/${p.partition}: ${p.rows} rows, ${p.rejects} rejected${p.rejectsFile ? ` (${p.rejectsFile})` : ''}`);
+  return `${lines.join('\n')}\ndone in ${seconds.toFixed(1)} s`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...tail] = argv;
+  if (!command || command === '--help' || command === 'help') { console.log(USAGE); return command ? 0 : 2; }
+  if (command === 'list') {
+    for (const j of JOBS) {
+      console.log(`${j.id}\n  ${j.summary}\n  usage: npm run ingest -- ${j.usage}`);
+      for (const s of j.sources) console.log(`  source ${s.id}: ${s.name}, ${s.producer}, ${s.licence}\n    ${s.download_url ?? s.url}`);
+    }
+    return 0;
+  }
+  const { rest, dataDir, maxRejectShare } = common(tail);
+  const ctx: JobContext = { dataDir, maxRejectShare, now: () => new Date(), log: (l) => console.error(l) };
+  const started = Date.now();
+  if (command === 'samples') {
+    console.log(summary(await runSamples(ctx), (Date.now() - started) / 1000));
+    return 0;
+  }
+  const job = jobById(command);
+  if (!job) throw new UsageError(`unknown job ${command}; run 'npm run ingest -- list'`);
+  console.log(summary(await job.run(ctx, rest), (Date.now() - started) / 1000));
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError) { console.error(`${e.message}\n\n${USAGE}`); process.exit(2); }
+    console.error(`ingest failed: ${(e as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,1 @@
+export { POINT_RES, cellAndAncestors, cellToBigint, pointCell } from '../../schemas/tables/cells.ts';

@@ -1,0 +1,33 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Manifest, type ManifestPartition, TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
+import type { Country } from '../../schemas/common.ts';
+
+export function manifestPath(dataDir: string, country: string): string {
+  return join(dataDir, country, 'manifest.json');
+}
+
+export async function readManifest(dataDir: string, country: Country): Promise<Manifest> {
+  try {
+    return Manifest.parse(JSON.parse(await readFile(manifestPath(dataDir, country), 'utf8')));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { country, schema_version: TABLE_SCHEMA_VERSION, updated_at: new Date(0).toISOString(), partitions: [] };
+    }
+    throw e;
+  }
+}
+
+/** Records a written partition, replacing the previous entry of the same table and partition (atomic file swap). */
+export async function recordPartition(dataDir: string, country: Country, entry: ManifestPartition, now = new Date()): Promise<Manifest> {
+  const manifest = await readManifest(dataDir, country);
+  const partitions = manifest.partitions.filter((p) => !(p.table === entry.table && p.partition === entry.partition));
+  partitions.push(entry);
+  partitions.sort((a, b) => (a.table + a.partition).localeCompare(b.table + b.partition));
+  const next: Manifest = { country, schema_version: TABLE_SCHEMA_VERSION, updated_at: now.toISOString(), partitions };
+  await mkdir(join(dataDir, country), { recursive: true });
+  const path = manifestPath(dataDir, country);
+  await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify(next, null, 2) + '\n');
+  await rename(`${path}.tmp-${process.pid}`, path);
+  return next;
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBDataChunk, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT,
+} from '@duckdb/node-api';
+
+const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, UBIGINT, UTINYINT, BOOLEAN, BIGINT };
+const CHUNK_ROWS = 2048;
+
+export interface TableTarget {
+  dataDir: string;
+  country: string;
+  table: string;
+  /** One file of the table: a department, a layer... Re-running a job replaces only its partition. */
+  partition: string;
+  /** Column name -> DuckDB type, in order. */
+  columns: Readonly<Record<string, string>>;
+  /** Column the Parquet file is sorted by (the H3 cell), so row-group statistics prune lookups. */
+  orderBy: string;
+}
+
+export interface WrittenTable { path: string; relativePath: string; rows: number; sha256: string }
+export interface PreparedTable { written: WrittenTable; commit(): Promise<WrittenTable>; discard(): Promise<void> }
+
+export function partitionPath(dataDir: string, country: string, table: string, partition: string): string {
+  return join(dataDir, country, table, `${partition}.parquet`);
+}
+
+/**
+ * Buffers rows in a disk-backed DuckDB database (so memory stays bounded whatever the input),
+ * then writes one sorted Parquet file next to the old one and renames it over it: readers see
+ * the previous partition until the new one is complete.
+ */
+export class TableWriter {
+  private rows = 0;
+  private buffer: DuckDBValue[][];
+  private constructor(
+    private readonly target: TableTarget,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+    private readonly appender: DuckDBAppender,
+    private readonly types: DuckDBType[],
+    private readonly workDir: string,
+  ) {
+    this.buffer = types.map(() => []);
+  }
+
+  static async open(target: TableTarget): Promise<TableWriter> {
+    const workDir = join(target.dataDir, '.tmp', `${target.country}-${target.table}-${target.partition}-${process.pid}`);
+    await rm(workDir, { recursive: true, force: true });
+    await mkdir(workDir, { recursive: true });
+    const instance = await DuckDBInstance.create(join(workDir, 'stage.duckdb'), {
+      temp_directory: join(workDir, 'spill'),
+      memory_limit: '1GB',
+      preserve_insertion_order: 'false',
+    });
+    const connection = await instance.connect();
+    const names = Object.keys(target.columns);
+    const cols = names.map((n) => `${quoteIdent(n)} ${target.columns[n]}`).join(', ');
+    await connection.run(`CREATE TABLE stage (${cols})`);
+    const appender = await connection.createAppender('stage');
+    const types = names.map((n) => {
+      const t = DUCK_TYPES[target.columns[n]!];
+      if (!t) throw new Error(`unsupported column type ${target.columns[n]} for ${n}`);
+      return t;
+    });
+    return new TableWriter(target, instance, connection, appender, types, workDir);
+  }
+
+  /** Appends one row, values in column order. */
+  append(values: readonly DuckDBValue[]): void {
+    for (let i = 0; i < values.length; i++) this.buffer[i]!.push(values[i]!);
+    this.rows++;
+    if (this.buffer[0]!.length >= CHUNK_ROWS) this.flush();
+  }
+
+  get rowCount(): number { return this.rows; }
+
+  private flush(): void {
+    const n = this.buffer[0]!.length;
+    if (n === 0) return;
+    const chunk = DuckDBDataChunk.create(this.types, n);
+    chunk.setColumns(this.buffer);
+    this.appender.appendDataChunk(chunk);
+    this.buffer = this.types.map(() => []);
+  }
+
+  /** Sorts, writes the Parquet file and swaps it in atomically. */
+  async finish(): Promise<WrittenTable> {
+    const prepared = await this.prepare();
+    return prepared.commit();
+  }
+
+  /**
+   * Writes the sorted Parquet file beside the published one without replacing it yet, so a job
+   * writing several tables swaps them in together once all are written.
+   */
+  async prepare(): Promise<PreparedTable> {
+    const finalPath = partitionPath(this.target.dataDir, this.target.country, this.target.table, this.target.partition);
+    const tmpPath = `${finalPath}.tmp-${process.pid}`;
+    try {
+      this.flush();
+      this.appender.flushSync();
+      this.appender.closeSync();
+      await mkdir(join(this.target.dataDir, this.target.country, this.target.table), { recursive: true });
+      await this.connection.run(
+        `COPY (SELECT * FROM stage ORDER BY ${quoteIdent(this.target.orderBy)}) TO '${tmpPath.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)`,
+      );
+    } finally {
+      await this.close();
+    }
+    const sha256 = await fileSha256(tmpPath);
+    const written: WrittenTable = {
+      path: finalPath,
+      relativePath: join(this.target.table, `${this.target.partition}.parquet`),
+      rows: this.rows,
+      sha256,
+    };
+    return {
+      written,
+      commit: async () => { await rename(tmpPath, finalPath); return written; },
+      discard: async () => { await rm(tmpPath, { force: true }); },
+    };
+  }
+
+  /** Drops everything staged; the published partition is untouched. */
+  async abort(): Promise<void> {
+    try { this.appender.closeSync(); } catch { /* already closed */ }
+    await this.close();
+  }
+
+  private closed = false;
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.closeSync();
+    this.instance.closeSync();
+    await rm(this.workDir, { recursive: true, force: true });
+  }
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Removes leftovers of killed runs (temporary Parquet files, staging databases). */
+export async function cleanStaleTemporaries(dataDir: string, country: string, table: string): Promise<void> {
+  const dir = join(dataDir, country, table);
+  try {
+    for (const name of await readdir(dir)) {
+      const m = /\.parquet\.tmp-(\d+)$/.exec(name);
+      if (m && !isAlive(Number(m[1]))) await rm(join(dir, name), { force: true });
+    }
+  } catch { /* no table yet */ }
+  try {
+    const tmp = join(dataDir, '.tmp');
+    for (const name of await readdir(tmp)) {
+      const m = /-(\d+)$/.exec(name);
+      if (m && !isAlive(Number(m[1]))) await rm(join(tmp, name), { recursive: true, force: true });
+    }
+  } catch { /* nothing staged */ }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+export async function fileSize(path: string): Promise<number> {
+  return (await stat(path)).size;
+}

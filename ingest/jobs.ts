@@ -1,0 +1,132 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Country } from '../schemas/common.ts';
+import { ZoneLevel } from '../schemas/zone.ts';
+import { banSource } from '../datasets/fr/ban/source.ts';
+import { adminExpressSource } from '../datasets/fr/admin-express/source.ts';
+import { contoursIrisSource } from '../datasets/fr/contours-iris/source.ts';
+import type { Source } from '../datasets/source.ts';
+import type { JobContext, PartitionSummary } from './core/job.ts';
+import { download } from './core/download.ts';
+import { ingestBanFile } from './fr/ban.ts';
+import { ingestFrZones } from './fr/zones.ts';
+import { ingestGenericZones } from './generic/zones.ts';
+
+/** Where the committed samples live, relative to the repository root. */
+export const REPO_ROOT = resolve(import.meta.dirname, '..');
+
+export interface Job {
+  id: string;
+  summary: string;
+  sources: Source[];
+  usage: string;
+  /** Runs the job with its command-line arguments (after the job name). */
+  run(ctx: JobContext, argv: string[]): Promise<PartitionSummary[]>;
+  /** Inputs of the committed samples, as argument lists. */
+  samples: string[][];
+}
+
+export class UsageError extends Error {}
+
+function args<T extends Record<string, { type: 'string' | 'boolean' }>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function requireInput(input: string | undefined): string {
+  if (!input) throw new UsageError('--input is required');
+  if (!existsSync(input)) throw new UsageError(`input not found: ${input}`);
+  return input;
+}
+
+function banFiles(input: string): string[] {
+  if (!statSync(input).isDirectory()) return [input];
+  const files = readdirSync(input).filter((f) => /^adresses-.+\.csv(\.gz)?$/i.test(f)).sort().map((f) => join(input, f));
+  if (files.length === 0) throw new UsageError(`no adresses-XX.csv file in ${input}`);
+  return files;
+}
+
+export const JOBS: Job[] = [
+  {
+    id: 'fr.ban',
+    summary: 'French national address file (BAN), adresses-XX.csv per department -> fr/addresses',
+    sources: [banSource],
+    usage: 'fr.ban --input <adresses-XX.csv[.gz] | folder> | --download --part <department>',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, download: { type: 'boolean' }, part: { type: 'string' } });
+      if (o.download) {
+        if (!o.part || !/^(\d{2}|2[AB]|97[1-6])$/.test(o.part)) throw new UsageError('--download needs --part <department code>, e.g. --part 75');
+        const url = banSource.download_url!.replace('{part}', o.part);
+        ctx.log(`downloading ${url}`);
+        const d = await download(url, join(ctx.dataDir, 'downloads', 'fr'));
+        return ingestBanFile(ctx, { path: d.path, sha256: d.sha256, downloadedFrom: d.url });
+      }
+      const out: PartitionSummary[] = [];
+      for (const file of banFiles(requireInput(o.input))) out.push(...await ingestBanFile(ctx, { path: file }));
+      return out;
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/fr/ban')]],
+  },
+  {
+    id: 'fr.zones',
+    summary: 'IGN ADMIN EXPRESS (regions, departments, communes, municipal arrondissements) and CONTOURS-IRIS shapefiles -> fr/zones, fr/zone_cells',
+    sources: [adminExpressSource, contoursIrisSource],
+    usage: 'fr.zones --input <delivery folder | layer .shp | .zip> [--encoding E]',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, encoding: { type: 'string' } });
+      return ingestFrZones(ctx, requireInput(o.input), { encoding: o.encoding });
+    },
+    samples: [
+      ['--input', join(REPO_ROOT, 'datasets/fr/admin-express')],
+      ['--input', join(REPO_ROOT, 'datasets/fr/admin-express-974')],
+      ['--input', join(REPO_ROOT, 'datasets/fr/contours-iris')],
+    ],
+  },
+  {
+    id: 'zones',
+    summary: 'Boundary file of any producer (GeoJSON or Shapefile, any CRS) as one zone level -> <country>/zones, <country>/zone_cells',
+    sources: [],
+    usage: 'zones --country fr --level <level> --input FILE --code-property P [--name-property P] [--parent-property P] [--parent-level L] [--encoding E] [--layer NAME] [--crs EPSG:NNNN]',
+    async run(ctx, argv) {
+      const o = args(argv, {
+        country: { type: 'string' }, level: { type: 'string' }, input: { type: 'string' }, 'code-property': { type: 'string' },
+        'name-property': { type: 'string' }, 'parent-property': { type: 'string' }, 'parent-level': { type: 'string' },
+        encoding: { type: 'string' }, layer: { type: 'string' }, crs: { type: 'string' },
+      });
+      const country = Country.safeParse(o.country);
+      if (!country.success) throw new UsageError(`--country must be one of ${Country.options.join(', ')}`);
+      const level = ZoneLevel.safeParse(o.level);
+      if (!level.success) throw new UsageError(`--level must be one of ${ZoneLevel.options.join(', ')}`);
+      const parentLevel = o['parent-level'] === undefined ? undefined : ZoneLevel.safeParse(o['parent-level']);
+      if (parentLevel && !parentLevel.success) throw new UsageError(`--parent-level must be one of ${ZoneLevel.options.join(', ')}`);
+      if (!o['code-property']) throw new UsageError('--code-property is required');
+      return ingestGenericZones(ctx, {
+        country: country.data, level: level.data, input: requireInput(o.input), codeProperty: o['code-property'],
+        nameProperty: o['name-property'], parentProperty: o['parent-property'], parentLevel: parentLevel?.data,
+        encoding: o.encoding, layer: o.layer, crs: o.crs,
+      });
+    },
+    samples: [],
+  },
+];
+
+export function jobById(id: string): Job | undefined {
+  return JOBS.find((j) => j.id === id);
+}
+
+/** Runs every job on the committed samples (zones first, so addresses can be checked against them). */
+export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
+  const order = ['fr.zones', 'fr.ban'];
+  const out: PartitionSummary[] = [];
+  for (const id of order) {
+    const job = jobById(id)!;
+    for (const argv of job.samples) {
+      if (existsSync(argv[1]!)) out.push(...await job.run(ctx, argv));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * How the `street_key` and `locality_key` columns of `addresses` are computed: text
+ * normalisation and abbreviation tables shared by the ingest (writing keys) and the API
+ * (computing the key of a query), so both sides always agree. Pure functions, no I/O.
+ */
+
+/**
+ * Lower case, accents removed (NFD then combining marks dropped), ligatures
+ * unfolded (œ→oe, æ→ae, ß→ss), apostrophes / hyphens / any punctuation turned
+ * into spaces, spaces collapsed and trimmed. Letters and digits of any script
+ * are kept. `normalizeText("Rue d’Alésia - 14e")` → `"rue d alesia 14e"`.
+ */
+export function normalizeText(s: string): string {
+  return s
+    .replace(/[œŒ]/g, 'oe')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .replace(/ +/g, ' ');
+}
+
+/**
+ * Street-type abbreviations that are unambiguous wherever they appear as a
+ * whole token ("r du fbg st antoine" → "rue du faubourg saint antoine").
+ */
+export const ABBREVIATIONS_ANYWHERE: Readonly<Record<string, string>> = {
+  bd: 'boulevard',
+  bld: 'boulevard',
+  blvd: 'boulevard',
+  boul: 'boulevard',
+  boulev: 'boulevard',
+  av: 'avenue',
+  ave: 'avenue',
+  aven: 'avenue',
+  fg: 'faubourg',
+  fbg: 'faubourg',
+  faub: 'faubourg',
+  st: 'saint',
+  ste: 'sainte',
+  sts: 'saints',
+  stes: 'saintes',
+  imp: 'impasse',
+  che: 'chemin',
+  chem: 'chemin',
+  rte: 'route',
+  sq: 'square',
+  crs: 'cours',
+  qai: 'quai',
+  pte: 'porte',
+  res: 'residence',
+  resid: 'residence',
+  // Common titles in street names (both sides are expanded, so this only
+  // makes "av du gal leclerc" meet "avenue du general leclerc").
+  gal: 'general',
+  gen: 'general',
+  mal: 'marechal',
+  pdt: 'president',
+  pres: 'president',
+  prof: 'professeur',
+  dr: 'docteur',
+  cdt: 'commandant',
+};
+
+/**
+ * Abbreviations that are also ordinary words or letters ("Rue du Lot", "Allée
+ * des Pins", a rep letter "r"...). They are expanded ONLY as the first token of
+ * the street, i.e. in street-type position.
+ */
+export const ABBREVIATIONS_TYPE_POSITION: Readonly<Record<string, string>> = {
+  r: 'rue',
+  pl: 'place',
+  all: 'allee',
+  qu: 'quai',
+  pass: 'passage',
+  lot: 'lotissement',
+  rpt: 'rond point',
+  carr: 'carrefour',
+  ch: 'chemin',
+  mte: 'montee',
+  prom: 'promenade',
+  sent: 'sentier',
+  tra: 'traverse',
+  vla: 'villa',
+  ham: 'hameau',
+  zi: 'zone industrielle',
+  za: 'zone artisanale',
+};
+
+/**
+ * Expands French street abbreviations in an ALREADY NORMALISED text (see
+ * `normalizeText`). Tokens of `ABBREVIATIONS_ANYWHERE` are expanded wherever
+ * they are; those of `ABBREVIATIONS_TYPE_POSITION` only as the first token.
+ * The BAN spells types and "saint" in full, so running this on both sides makes
+ * them comparable.
+ */
+export function expandAbbreviations(normalized: string): string {
+  if (!normalized) return normalized;
+  const tokens = normalized.split(' ');
+  return tokens
+    .map((t, i) => (i === 0 ? ABBREVIATIONS_TYPE_POSITION[t] : undefined) ?? ABBREVIATIONS_ANYWHERE[t] ?? t)
+    .join(' ');
+}
+
+/** Linking words dropped from comparison keys ("rue de la paix" ~ "rue paix"). */
+export const STOPWORDS: ReadonlySet<string> = new Set([
+  'de', 'du', 'des', 'd', 'la', 'le', 'les', 'l', 'a', 'au', 'aux', 'et', 'en', 'sur', 'sous', 'lez',
+]);
+
+/** Normalised, expanded tokens without linking words. */
+export function significantTokens(text: string): string[] {
+  const expanded = expandAbbreviations(normalizeText(text));
+  return expanded ? expanded.split(' ').filter((t) => !STOPWORDS.has(t)) : [];
+}
+
+/**
+ * Comparable street key: normalised, expanded, without linking words.
+ * "R. de la Roquette" and "rue roquette" both give "rue roquette".
+ */
+export function streetKey(street: string): string {
+  return significantTokens(street).join(' ');
+}
+
+/** Canonical rep (indice de répétition): b→bis, t→ter, q→quater; other letters kept. */
+export function normalizeRep(rep: string | null | undefined): string | null {
+  if (rep == null) return null;
+  const r = normalizeText(rep).replace(/ /g, '');
+  if (!r) return null;
+  return REP_CANONICAL[r] ?? r;
+}
+
+export const REP_CANONICAL: Readonly<Record<string, string>> = {
+  b: 'bis',
+  bis: 'bis',
+  t: 'ter',
+  ter: 'ter',
+  q: 'quater',
+  qua: 'quater',
+  quater: 'quater',
+  quinquies: 'quinquies',
+};
+
+/** Comparable locality name: normalised text ("Paris 13e Arrondissement" -> "paris 13e arrondissement"). */
+export function localityKey(name: string): string {
+  return normalizeText(name);
+}

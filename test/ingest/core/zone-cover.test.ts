@@ -1,0 +1,38 @@
+import { booleanPointInPolygon, randomPoint } from '@turf/turf';
+import { cellToParent, getResolution, latLngToCell } from 'h3-js';
+import type { Polygon } from 'geojson';
+import { describe, expect, it } from 'vitest';
+import { coverZone } from '../../../ingest/core/zone-cover.ts';
+
+// A concave outline around the Place de la Bastille, [lng, lat].
+const polygon: Polygon = {
+  type: 'Polygon',
+  coordinates: [[[2.360, 48.850], [2.380, 48.850], [2.380, 48.860], [2.370, 48.855], [2.360, 48.860], [2.360, 48.850]]],
+};
+
+describe('coverZone', () => {
+  const cover = coverZone(polygon, 9);
+  const interior = new Set(cover.interior);
+  const border = new Set(cover.border);
+
+  it('puts every point inside the polygon in an interior cell or a border cell', () => {
+    const points = randomPoint(3000, { bbox: [2.355, 48.845, 2.385, 48.865] }).features;
+    let inside = 0;
+    for (const p of points) {
+      const [lng, lat] = p.geometry.coordinates as [number, number];
+      const cell = latLngToCell(lat, lng, 9);
+      const inInterior = [...Array(10).keys()].some((r) => interior.has(r === 9 ? cell : cellToParent(cell, r)));
+      const exact = booleanPointInPolygon([lng, lat], polygon);
+      if (exact) { inside++; expect(inInterior || border.has(cell)).toBe(true); }
+      // An interior cell never holds a point outside the polygon.
+      if (inInterior) expect(exact).toBe(true);
+    }
+    expect(inside).toBeGreaterThan(500);
+  });
+
+  it('compacts interior cells and keeps border cells at the cover resolution', () => {
+    expect(cover.border.every((c) => getResolution(c) === 9)).toBe(true);
+    expect(cover.interior.every((c) => getResolution(c) <= 9)).toBe(true);
+    expect(cover.interior.some((c) => border.has(c))).toBe(false);
+  });
+});
