@@ -128,10 +128,11 @@ function readLock(lockFile: string): LockContent | null {
     if (errno(err) === 'ENOENT') return null;
     throw err;
   }
-  let parsed: { pid?: unknown; host?: unknown; token?: unknown } | null = null;
+  type Stored = { pid?: unknown; host?: unknown; token?: unknown };
+  let parsed: Stored | null = null;
   try {
     const value: unknown = JSON.parse(raw);
-    if (typeof value === 'object' && value !== null) parsed = value as typeof parsed;
+    if (typeof value === 'object' && value !== null) parsed = value as Stored;
   } catch {
     /* not JSON */
   }
