@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGeocoder } from '../../../api/location/geocoder/index.ts';
+import { LocationResponse } from '../../../api/location/routes.ts';
+import { ErrorBody } from '../../../schemas/error.ts';
+import { buildFixtureData } from '../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+
+// A local addok server: it knows one address absent from the fixture's official addresses.
+let server: Server;
+let calls: string[] = [];
+let up = true;
+let t: TestApp;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
+    calls.push(q);
+    if (!up) { res.writeHead(502).end(); return; }
+    const features = /licornes/i.test(q) ? [{
+      type: 'Feature', geometry: { type: 'Point', coordinates: [2.3790, 48.8600] },
+      properties: { label: '8 Impasse des Licornes 75011 Paris', score: 0.91, housenumber: '8', street: 'Impasse des Licornes', name: '8 Impasse des Licornes', postcode: '75011', city: 'Paris', citycode: '75111', type: 'housenumber', x: 654000, y: 6862000, context: '75, Paris, Île-de-France' },
+    }] : [];
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'FeatureCollection', version: 'draft', features, query: q }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  t = await buildTestApp(await buildFixtureData(), { geocoder: createGeocoder({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 }) });
+});
+afterAll(async () => { await t.close(); server.close(); });
+
+describe('address search order (spec 2.6)', () => {
+  const url = `/api/v1/fr/location?address=${encodeURIComponent('8 impasse des Licornes 75011 Paris')}`;
+  const get = (u: string) => t.app.inject({ method: 'GET', url: u, headers: { authorization: `Bearer ${t.key}` } });
+
+  it('asks the geocoder last, records its answer, and then answers from the resolved addresses', async () => {
+    calls = [];
+    const first = LocationResponse.parse((await get(url)).json()).data.location;
+    expect(first.geocoding?.method).toBe('geocoder');
+    expect(first.precision).toBe('address');
+    expect(first.zones.sublocality_level1?.code).toBe('75111');
+    expect(calls).toHaveLength(1);
+    up = false; // the geocoder is no longer needed
+    const second = LocationResponse.parse((await get(url)).json()).data.location;
+    expect(second.geocoding?.method).toBe('resolved_addresses');
+    expect(second.latitude).toBe(first.latitude);
+    expect(calls).toHaveLength(1);
+    up = true;
+  });
+
+  it('does not ask the geocoder for an official address', async () => {
+    calls = [];
+    await get(`/api/v1/fr/location?address=${encodeURIComponent('12 rue de Bretagne 75003 Paris')}`);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('answers 404 address_not_found when nobody knows the address, and says the geocoder was down', async () => {
+    const res = await get(`/api/v1/fr/location?address=${encodeURIComponent('1 rue Inconnue 75011 Paris')}`);
+    expect(ErrorBody.parse(res.json()).error.code).toBe('address_not_found');
+    up = false;
+    const down = ErrorBody.parse((await get(`/api/v1/fr/location?address=${encodeURIComponent('2 rue Inconnue 75011 Paris')}`)).json());
+    expect(down.error.code).toBe('address_not_found');
+    expect(down.error.details.geocoder).toBe('unavailable');
+    up = true;
+  });
+});

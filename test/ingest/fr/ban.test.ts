@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { ingestBanFile } from '../../../ingest/fr/ban.ts';
+import { RejectShareError } from '../../../ingest/core/rejects.ts';
+import { fileSha256 } from '../../../ingest/core/table-writer.ts';
+import { Manifest } from '../../../schemas/tables/manifest.ts';
+import { AddressRow } from '../../../schemas/tables/addresses.ts';
+import { BAN_HEADER, BAN_ROWS, banLine, silentContext } from '../../helpers/fixture-data.ts';
+
+async function analyst<T>(sql: string): Promise<T[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
+}
+
+async function workdir() {
+  const root = await mkdtemp(join(tmpdir(), 'lds-ban-'));
+  return { root, dataDir: join(root, 'data') };
+}
+
+describe('fr.ban', () => {
+  it('writes a Parquet table sorted by cell that an analyst reads with DuckDB, and records it in the manifest', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+    const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
+    expect(summary).toMatchObject({ table: 'addresses', partition: 'adresses-75', rows: BAN_ROWS.length, rejects: 0, rejectsFile: null });
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/addresses/adresses-75.parquet'`);
+    expect(rows).toHaveLength(BAN_ROWS.length);
+    for (const r of rows) AddressRow.parse(r);
+    const cells = rows.map((r) => r.cell as bigint);
+    expect([...cells].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(cells);
+    const bretagne = rows.find((r) => r.id === '75103_1205_00012_bis')!;
+    expect(bretagne).toMatchObject({ number: 12, rep: 'bis', street: 'Rue de Bretagne', postcode: '75003', locality_code: '75103', street_key: 'rue bretagne', label: '12 bis Rue de Bretagne 75003 Paris 3e Arrondissement' });
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
+    const entry = manifest.partitions.find((p) => p.table === 'addresses')!;
+    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: BAN_ROWS.length, rejects: 0, schema_version: 1, imported_at: '2026-11-20T10:00:00.000Z' });
+    expect(entry.sha256).toBe(await fileSha256(join(dataDir, 'fr/addresses/adresses-75.parquet')));
+    expect(entry.sources[0]).toMatchObject({ id: 'fr.ban', input: 'adresses-75.csv', input_sha256: await fileSha256(file) });
+  });
+
+  it('writes malformed rows to a rejects file with their line and reason, and keeps the others', async () => {
+    const { root, dataDir } = await workdir();
+    const good = BAN_ROWS.map(banLine);
+    const lines = [
+      ...good,
+      good[0]!.replace(';12;', ';douze;'), // line 11: numero not a number
+      good[1]!.split(';').slice(0, 10).join(';'), // line 12: truncated row
+      good[2]!.replace(/;2\.36225\d*;/, ';12.5;'), // line 13: lon far from x/y
+    ];
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${lines.join('\n')}\n`);
+    const [summary] = await ingestBanFile({ ...silentContext(dataDir), maxRejectShare: 0.5 }, { path: file });
+    expect(summary!.rows).toBe(good.length);
+    expect(summary!.rejects).toBe(3);
+    const rejects = await readFile(summary!.rejectsFile!, 'utf8');
+    const byLine = rejects.trim().split('\n').slice(1).map((l) => l.split(';').slice(0, 2));
+    expect(byLine.map(([l]) => l)).toEqual(['11', '12', '13']);
+    expect(byLine[0]![1]).toMatch(/numero/);
+    expect(byLine[2]![1]).toMatch(/disagree/);
+  });
+
+  it('fails past the allowed share of rejects and leaves the published table as it was', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: file });
+    const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
+    const before = await fileSha256(published);
+    const manifestBefore = await readFile(join(dataDir, 'fr/manifest.json'), 'utf8');
+    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).map((l) => l.replace(/;(750\d\d|33230);/, ';7500;')).join('\n')}\n`);
+    await expect(ingestBanFile(silentContext(dataDir), { path: file })).rejects.toBeInstanceOf(RejectShareError);
+    expect(await fileSha256(published)).toBe(before);
+    expect(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')).toBe(manifestBefore);
+    expect(readdirSync(join(dataDir, 'fr/addresses'))).toEqual(['adresses-75.parquet']);
+  });
+
+  it('refuses a file that is not a BAN file', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, 'a;b;c\n1;2;3\n');
+    await expect(ingestBanFile(silentContext(dataDir), { path: file })).rejects.toThrow(/not a BAN adresses file/);
+  });
+
+  it('keeps the previous table when the job is killed half-way, and the next run cleans up', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: file });
+    const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
+    const before = await fileSha256(published);
+    // A file big enough to be caught in the middle.
+    const big = createWriteStream(file);
+    big.write(`${BAN_HEADER}\n`);
+    const base = banLine(BAN_ROWS[0]!);
+    for (let i = 0; i < 400_000; i++) big.write(`${base.replace('_00012;', `_${String(i).padStart(5, '0')};`)}\n`);
+    await new Promise((r) => big.end(r));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', 'fr.ban', '--input', file, '--data-dir', dataDir], { stdio: 'ignore' });
+    // Kill it once it has started staging rows.
+    for (let i = 0; i < 600 && !(existsSync(join(dataDir, '.tmp')) && readdirSync(join(dataDir, '.tmp')).length > 0); i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    expect(await fileSha256(published)).toBe(before);
+    expect(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')).partitions[0].rows).toBe(BAN_ROWS.length);
+    // The next run publishes the new table and removes what the killed run left.
+    const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
+    expect(summary!.rows).toBe(400_000);
+    expect(readdirSync(join(dataDir, '.tmp'))).toEqual([]);
+    expect(readdirSync(join(dataDir, 'fr/addresses'))).toEqual(['adresses-75.parquet']);
+  }, 180_000);
+});
