@@ -1,11 +1,14 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { JOBS, UsageError, jobById, runSamples } from './jobs.ts';
 import type { JobContext, PartitionSummary } from './core/job.ts';
 
 const USAGE = `Usage: npm run ingest -- <command>
 
   list                         jobs and the sources they read
-  samples [--data-dir DIR]     every job on the committed samples under datasets/
+  samples [--if-empty] [--data-dir DIR]
+                               every job on the committed samples under datasets/
+                               (--if-empty: only when DATA_DIR holds no table yet)
   <job> --input <file|folder> [--data-dir DIR] [--max-reject-share 0.01]
 
 Jobs:
@@ -51,6 +54,14 @@ async function main(argv: string[]): Promise<number> {
   const ctx: JobContext = { dataDir, maxRejectShare, now: () => new Date(), log: (l) => console.error(l) };
   const started = Date.now();
   if (command === 'samples') {
+    const ifEmpty = rest.includes('--if-empty');
+    const unknown = rest.filter((a) => a !== '--if-empty');
+    if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]} for samples`);
+    // `npm start` ingests the samples only on a data folder that holds no table yet.
+    if (ifEmpty && existsSync(join(dataDir, 'fr', 'manifest.json'))) {
+      console.error(`data found in ${dataDir}; samples not ingested again`);
+      return 0;
+    }
     console.log(summary(await runSamples(ctx), (Date.now() - started) / 1000));
     return 0;
   }

@@ -55,12 +55,13 @@ export const JOBS: Job[] = [
     id: 'fr.ban',
     summary: 'French national address file (BAN), adresses-XX.csv per department -> fr/addresses',
     sources: [banSource],
-    usage: 'fr.ban --input <adresses-XX.csv[.gz] | folder> | --download --part <department>',
+    usage: 'fr.ban --input <adresses-XX.csv[.gz] | folder> | --download --part <department> [--url <mirror folder>]',
     async run(ctx, argv) {
-      const o = args(argv, { input: { type: 'string' }, download: { type: 'boolean' }, part: { type: 'string' } });
+      const o = args(argv, { input: { type: 'string' }, download: { type: 'boolean' }, part: { type: 'string' }, url: { type: 'string' } });
       if (o.download) {
         if (!o.part || !/^(\d{2}|2[AB]|97[1-6])$/.test(o.part)) throw new UsageError('--download needs --part <department code>, e.g. --part 75');
-        const url = banSource.download_url!.replace('{part}', o.part);
+        // --url names a mirror of the producer's folder (same file names).
+        const url = (o.url ? `${o.url.replace(/\/$/, '')}/adresses-{part}.csv.gz` : banSource.download_url!).replace('{part}', o.part);
         ctx.log(`downloading ${url}`);
         const d = await download(url, join(ctx.dataDir, 'downloads', 'fr'));
         return ingestBanFile(ctx, { path: d.path, sha256: d.sha256, downloadedFrom: d.url });

@@ -119,7 +119,8 @@ export function toWgs84(crs: string | null): ToWgs84 {
 /** Inverse of `toWgs84` for the same CRS: `[lng, lat]` -> `[x, y]` (not rounded). Mainly for tests. */
 export function fromWgs84(crs: string): (lngLat: [number, number]) => [number, number] {
   const code = parseEpsgCode(crs);
-  const def = code === null ? crs : (DEFS[code] ?? utmDef(code) ?? WGS84);
+  const def = code === null ? crs : IDENTITY.has(code) ? WGS84 : (DEFS[code] ?? utmDef(code));
+  if (!def) throw new Error(`Unsupported CRS EPSG:${code}`);
   const converter = proj4(def, WGS84);
   return (p) => {
     const [x, y] = converter.inverse([p[0], p[1]]);

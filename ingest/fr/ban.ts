@@ -57,6 +57,21 @@ function project(crs: string, x: number, y: number): [number, number] {
   return fn([x, y]);
 }
 
+/** Street and locality names repeat (about twenty addresses a street): their keys are computed once. */
+function memo(fn: (s: string) => string, max = 200_000): (s: string) => string {
+  const cache = new Map<string, string>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= max) cache.clear();
+      cache.set(s, (v = fn(s)));
+    }
+    return v;
+  };
+}
+const streetKeyOf = memo(streetKey);
+const localityKeyOf = memo(localityKey);
+
 /** lon/lat and x/y are both published; they must agree, or the row is suspect. */
 const MAX_POSITION_GAP_M = 10;
 
@@ -113,7 +128,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
       if (typeof pos === 'string') { rejects.add(line, pos, record); continue; }
       writer.append([
         r.id, pointCell(pos.lat, pos.lng), pos.lng, pos.lat, r.numero, r.rep, r.nom_voie, r.code_postal, r.code_insee,
-        r.nom_commune, banLabel(r), streetKey(r.nom_voie), localityKey(r.nom_commune), r.type_position, r.cad_parcelles, banSource.id,
+        r.nom_commune, banLabel(r), streetKeyOf(r.nom_voie), localityKeyOf(r.nom_commune), r.type_position, r.cad_parcelles, banSource.id,
       ]);
       if ((total & 1023) === 0) progress.tick(total, bytes.value);
     }

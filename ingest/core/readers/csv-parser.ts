@@ -332,6 +332,10 @@ export class CsvParser {
         return nl + 1;
       }
       // ---- unquoted field
+      if (sp < i) {
+        sp = t.indexOf(sepChar, i);
+        if (sp === -1) sp = n;
+      }
       if (sp < nl) {
         fields.push(t.slice(i, sp));
         i = sp + 1;

@@ -23,11 +23,13 @@ export type CsvReadOptions = {
   separator?: string;
   /** Encoding label, default 'utf-8' (e.g. 'latin1', 'windows-1252', 'cp850'). */
   encoding?: string;
+  /** Progress: called with the number of bytes read from disk (compressed bytes for .gz). */
+  onBytes?: (n: number) => void;
 };
 
 export async function* readCsv(path: string, opts: CsvReadOptions = {}): AsyncGenerator<CsvRow> {
   const parser = new CsvParser({ separator: opts.separator });
-  for await (const chunk of readTextChunks(path, opts.encoding)) {
+  for await (const chunk of readTextChunks(path, opts.encoding, opts.onBytes)) {
     parser.push(chunk);
     for (let row = parser.next(); row !== null; row = parser.next()) yield row;
   }

@@ -3,7 +3,7 @@
  * record), attributes from our own streaming DBF reader (./dbf.ts), CRS from the .prj
  * (./prj.ts). Also layer discovery in folders and zip archives.
  */
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
@@ -104,7 +104,9 @@ export async function* readShapefile(
   const dbf = dbfPath ? await DbfReader.open(dbfPath, (ldid) => resolveDbfEncoding(opts.encoding, cpg, ldid)) : null;
   try {
     opts.onInfo?.({ crs, dbfEncoding: dbf?.encodingUsed ?? null, fields: dbf?.fields.map((f) => f.name) ?? [] });
-    const shp = await openShp(shpPath);
+    // A stream rather than the path: the package appends ".shp" to paths ending in ".SHP".
+    const shpStream = createReadStream(shpPath, { highWaterMark: 1 << 20 });
+    const shp = await openShp(shpStream);
     try {
       for (let index = 1; ; index++) {
         const { done, value } = await shp.read();
@@ -120,6 +122,7 @@ export async function* readShapefile(
       }
     } finally {
       await shp.cancel().catch(() => undefined);
+      shpStream.destroy();
     }
   } finally {
     await dbf?.close();

@@ -23,28 +23,43 @@ export async function isGzipFile(path: string): Promise<boolean> {
   }
 }
 
-/** Raw byte stream of the file, gunzipped when needed. The caller must destroy it. */
-export async function openByteStream(path: string): Promise<Readable> {
+/**
+ * Raw byte stream of the file, gunzipped when needed. The caller must destroy it.
+ * For gzip, `onBytes` receives the number of bytes read from disk (compressed bytes for gzip), so
+ * that progress can be compared with the file size.
+ */
+export async function openByteStream(
+  path: string,
+  onBytes?: (n: number) => void,
+): Promise<{ stream: Readable; gzip: boolean }> {
   const gz = await isGzipFile(path);
   const file = createReadStream(path, { highWaterMark: READ_CHUNK });
-  if (!gz) return file;
+  if (!gz) return { stream: file, gzip: false }; // the consumer counts what it reads
+  // the file stream is piped (flowing): counting its 'data' events is safe
+  if (onBytes) file.on('data', (b: string | Buffer) => onBytes(b.length));
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
   file.on('error', (err) => gunzip.destroy(err));
   gunzip.on('close', () => file.destroy());
-  return file.pipe(gunzip);
+  return { stream: file.pipe(gunzip), gzip: true };
 }
 
 /**
  * Decoded text chunks of a file (`encoding` label as in `normalizeEncoding`, default
  * UTF-8). Stops reading and releases the file when the consumer stops early.
  */
-export async function* readTextChunks(path: string, encoding?: string): AsyncGenerator<string> {
+export async function* readTextChunks(
+  path: string,
+  encoding?: string,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<string> {
   const enc = normalizeEncoding(encoding); // validate before opening
   const decoder = createDecoder(enc);
-  const source = await openByteStream(path);
+  const { stream: source, gzip } = await openByteStream(path, onBytes);
+  const countRead = gzip ? undefined : onBytes;
   let atStart = enc === 'utf-8';
   try {
     for await (const buf of source as AsyncIterable<Buffer>) {
+      countRead?.(buf.length);
       let text = decoder.write(buf);
       if (atStart && text.length > 0) {
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
