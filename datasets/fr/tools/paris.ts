@@ -70,7 +70,7 @@ export interface BorderLine {
 }
 
 const BASTILLE: LonLat = [2.3693, 48.8532];
-const BEAUMARCHAIS_PAS_DE_LA_MULE: LonLat = [2.3684, 48.8562];
+const BEAUMARCHAIS_PAS_DE_LA_MULE: LonLat = [2.3685, 48.8557];
 const SEBASTOPOL_RAMBUTEAU: LonLat = [2.35, 48.862];
 const SEBASTOPOL_ST_DENIS: LonLat = [2.3545, 48.8692];
 const REPUBLIQUE: LonLat = [2.3638, 48.867];
@@ -114,8 +114,9 @@ export const BORDERS: BorderLine[] = [
       [2.369, 48.854],
       [2.3687, 48.855],
       BEAUMARCHAIS_PAS_DE_LA_MULE,
-      [2.368, 48.858],
-      [2.3676, 48.8607],
+      [2.3682, 48.857],
+      [2.3677, 48.859],
+      [2.3674, 48.8602],
       [2.3671, 48.863],
       [2.3664, 48.8644],
       [2.3647, 48.8665],
@@ -128,11 +129,11 @@ export const BORDERS: BorderLine[] = [
     name: 'rue du Pas-de-la-Mule, rue des Francs-Bourgeois, rue Rambuteau',
     points: [
       BEAUMARCHAIS_PAS_DE_LA_MULE,
-      [2.3665, 48.85625],
-      [2.3646, 48.85635],
-      [2.3627, 48.85725],
-      [2.3602, 48.8582],
-      [2.3578, 48.8593],
+      [2.3665, 48.8561],
+      [2.3646, 48.8562],
+      [2.3627, 48.857],
+      [2.3602, 48.858],
+      [2.3578, 48.8592],
       [2.356, 48.8601],
       [2.353, 48.8613],
       SEBASTOPOL_RAMBUTEAU,
@@ -166,7 +167,7 @@ export const BORDERS: BorderLine[] = [
   },
   {
     name: 'rue du Faubourg Saint-Antoine',
-    points: [BASTILLE, [2.3698, 48.853], [2.3728, 48.8523], [2.3752, 48.8517], [2.38, 48.8508], [2.385, 48.85], [2.39, 48.8492], [2.3954, 48.8485], NATION],
+    points: [BASTILLE, [2.3698, 48.853], [2.3725, 48.8522], [2.3752, 48.8514], [2.378, 48.8507], [2.385, 48.85], [2.392, 48.8489], [2.3954, 48.8484], NATION],
     left: '75111',
     right: '75112',
   },
