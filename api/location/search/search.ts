@@ -4,7 +4,7 @@ import { GEOCODING_METHODS, type Address, type Geocoding, type Precision } from 
 import { labelOf } from '../../../schemas/common.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
-import { normalizeText, parseAddressQuery, type ParsedAddress } from '../address/index.ts';
+import { normalizeRep, normalizeText, parseAddressQuery, type ParsedAddress } from '../address/index.ts';
 import type { Geocoder } from '../geocoder/index.ts';
 import { findLocality, findStreet, type OfficialAddress } from './official.ts';
 import type { ResolvedAddresses } from './resolved.ts';
@@ -39,17 +39,20 @@ function officialAddress(a: OfficialAddress): Address {
   };
 }
 
+/** Median of positions, rounded to 7 decimals (about 1 cm). */
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return Math.round((s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * 1e7) / 1e7;
 }
 
 /** The kept answer among a street's candidates: the number asked when it exists, else the street itself. */
 function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: string, streetScore: number, locale: Locale): FoundAddress {
-  const exact = q.number === null ? undefined
-    : candidates.find((c) => c.number === q.number && (c.rep ?? null) === (q.rep ?? null))
-      ?? candidates.find((c) => c.number === q.number && !q.rep);
+  // BAN writes suffixes as published ('b', 'bis', 'B'): compare their canonical forms.
+  const sameRep = q.number === null ? undefined : candidates.find((c) => c.number === q.number && normalizeRep(c.rep) === (q.rep ?? null));
+  // "12 bis" when only "12" is published: the same entrance in most streets, said in a warning.
+  const plain = sameRep || q.number === null ? undefined : candidates.find((c) => c.number === q.number && !c.rep);
+  const exact = sameRep ?? plain;
   const geocoding = (matched: string, score: number, alternatives: Geocoding['alternatives']): Geocoding => ({
     query, matched, method: 'official_addresses', method_label: labelOf(GEOCODING_METHODS, 'official_addresses', locale), score, alternatives,
   });
@@ -60,7 +63,7 @@ function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: stri
       geocoding: geocoding(exact.label, round2(streetScore), others.slice(0, MAX_ALTERNATIVES).map((o) => ({
         label: o.label, latitude: o.latitude, longitude: o.longitude, precision: 'address' as const, score: round2(streetScore * 0.9),
       }))),
-      warnings: [],
+      warnings: plain ? [{ domain: 'location', code: 'suffix_not_found', message: `${q.number} ${q.rep} is not published for ${exact.street}; ${exact.number} is served` }] : [],
     };
   }
   // Street level: the street's points in the best locality; the median point stays on the street.

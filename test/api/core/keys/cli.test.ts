@@ -95,7 +95,7 @@ describe('keys CLI on an embedded state (DATA_DIR)', () => {
     const runs = await Promise.all(cases.map((args) => cli(args, env())));
     runs.forEach((r, i) => {
       expect(r.code, cases[i].join(' ')).toBe(2);
-      expect(r.stderr).toMatch(/^keys: /);
+      expect(r.stderr).toMatch(/^keys: /m);
       expect(r.stderr).toContain('Usage:');
       expect(r.stdout).toBe('');
     });
