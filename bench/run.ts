@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { generateBan, rng } from './generate.ts';
+import { ingestBanFile } from '../ingest/fr/ban.ts';
+import { runSamples } from '../ingest/jobs.ts';
+import type { JobContext } from '../ingest/core/job.ts';
+import { buildApp } from '../api/app.ts';
+import { loadConfig } from '../api/config.ts';
+import { systemClock } from '../api/core/clock.ts';
+import { createKeyRepository } from '../api/core/keys/keys.ts';
+import { memoryRateLimiter } from '../api/core/limits.ts';
+import { createManifests } from '../api/core/manifests.ts';
+import { migrate } from '../api/core/state/migrations.ts';
+import { openPglite } from '../api/core/state/sql.ts';
+import { openWarehouse } from '../api/core/warehouse.ts';
+import { createResolvedAddresses } from '../api/location/search/resolved.ts';
+
+const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
+const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
+const ctxFor = (dataDir: string): JobContext => ({ dataDir, maxRejectShare: 0.01, now: () => new Date(), log: () => {}, progressOut: devNull });
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** fr.ban against DuckDB's own read_csv -> Parquet COPY of the same file, in the same process. */
+async function benchIngest(rows: number) {
+  const root = await mkdtemp(join(tmpdir(), 'bench-ingest-'));
+  const file = join(root, 'adresses-99.csv');
+  await generateBan(file, rows, [-4.5, 43.3, 7.5, 50.9]);
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  let t = performance.now();
+  await c.run(`COPY (SELECT * FROM read_csv('${file}', delim=';', header=true, all_varchar=true)) TO '${join(root, 'baseline.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
+  const baseline = (performance.now() - t) / 1000;
+  c.closeSync(); db.closeSync();
+  t = performance.now();
+  const [summary] = await ingestBanFile(ctxFor(join(root, 'data')), { path: file });
+  const job = (performance.now() - t) / 1000;
+  const size = (await stat(file)).size;
+  await rm(root, { recursive: true, force: true });
+  return {
+    rows: summary!.rows, mb: +(size / 1e6).toFixed(1),
+    baseline_rows_per_s: Math.round(rows / baseline), job_rows_per_s: Math.round(rows / job),
+    ratio: +(baseline / job).toFixed(3),
+  };
+}
+
+/** Location lookups by position and by address on a Paris-sized address table (samples' zones). */
+async function benchLookups(addresses: number, queries: number) {
+  const root = await mkdtemp(join(tmpdir(), 'bench-lookups-'));
+  const dataDir = join(root, 'data');
+  await runSamples(ctxFor(dataDir));
+  const file = join(root, 'adresses-bench.csv');
+  await generateBan(file, addresses, PARIS);
+  await ingestBanFile(ctxFor(dataDir), { path: file });
+  const sql = await openPglite('memory');
+  await migrate(sql);
+  const warehouse = await openWarehouse(dataDir);
+  const keys = createKeyRepository(sql);
+  const { key } = await keys.create({ countries: ['fr'], sandbox: false });
+  const app = await buildApp({
+    config: loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' }),
+    clock: systemClock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
+  });
+  const rand = rng(7);
+  const addressRows = await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE source = 'fr.ban' USING SAMPLE ${queries} ROWS (reservoir, 7)`);
+  const run = async (urls: string[]) => {
+    const lat: number[] = [];
+    const t0 = performance.now();
+    for (const url of urls) {
+      const t = performance.now();
+      const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      lat.push(performance.now() - t);
+    }
+    const total = (performance.now() - t0) / 1000;
+    lat.sort((a, b) => a - b);
+    return { queries: urls.length, per_s: Math.round(urls.length / total), p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2) };
+  };
+  // Baseline in the same run: the raw DuckDB reads a lookup needs, without the API around them.
+  const positions = Array.from({ length: queries }, () => [PARIS[1] + rand() * (PARIS[3] - PARIS[1]), PARIS[0] + rand() * (PARIS[2] - PARIS[0])]);
+  const byPosition = await run(positions.map(([la, ln]) => `/api/v1/fr/location?lat=${la!.toFixed(6)}&lng=${ln!.toFixed(6)}`));
+  const byAddress = await run(addressRows.map((r) => `/api/v1/fr/location?address=${encodeURIComponent(r.label)}`));
+  await app.close(); warehouse.close(); await sql.close();
+  await rm(root, { recursive: true, force: true });
+  return { addresses, by_position: byPosition, by_address: byAddress };
+}
+
+/** Peak memory of fr.ban on growing inputs, each in its own process. */
+async function benchMemory(sizes: number[]) {
+  const out: { rows: number; peak_rss_mb: number }[] = [];
+  for (const rows of sizes) {
+    const root = await mkdtemp(join(tmpdir(), 'bench-mem-'));
+    const file = join(root, 'adresses-99.csv');
+    await generateBan(file, rows, [-4.5, 43.3, 7.5, 50.9]);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e',
+      `const { ingestBanFile } = await import(${JSON.stringify(join(import.meta.dirname, '../ingest/fr/ban.ts'))});
+       await ingestBanFile({ dataDir: ${JSON.stringify(join(root, 'data'))}, maxRejectShare: 0.01, now: () => new Date(), log: () => {}, progressOut: { write: () => true, isTTY: false } }, { path: ${JSON.stringify(file)} });
+       console.log(JSON.stringify({ maxRSS: process.resourceUsage().maxRSS }));`], { encoding: 'utf8', cwd: join(import.meta.dirname, '..') });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const { maxRSS } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    out.push({ rows, peak_rss_mb: Math.round(maxRSS / 1024) });
+    await rm(root, { recursive: true, force: true });
+  }
+  return { runs: out, ratio_largest_to_smallest: +(out.at(-1)!.peak_rss_mb / out[0]!.peak_rss_mb).toFixed(2) };
+}
+
+const [what = 'all', n] = process.argv.slice(2);
+const results: Record<string, unknown> = {};
+if (what === 'all' || what === 'ingest') results.ingest = await benchIngest(Number(n ?? 1_000_000));
+if (what === 'all' || what === 'lookups') results.lookups = await benchLookups(150_000, Number(n ?? 10_000));
+if (what === 'all' || what === 'memory') results.memory = await benchMemory([250_000, 1_000_000, 2_000_000]);
+console.log(JSON.stringify(results, null, 2));
