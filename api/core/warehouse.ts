@@ -17,6 +17,16 @@ export interface Warehouse {
 }
 
 const TABLES = ['addresses', 'zones', 'zone_cells'];
+
+/**
+ * Small, hot tables copied into DuckDB's memory at each refresh (name -> SELECT over the view):
+ * every location request reads them, and a query on a memory table costs a fraction of one on
+ * Parquet files. The zone cover is a few bytes per cell; zone outlines stay on disk.
+ */
+const MEMORY_TABLES: Record<string, { from: string; select: string }> = {
+  zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
+  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name FROM {src} GROUP BY level, code' },
+};
 const COUNTRIES: Country[] = ['fr', 'ca', 'be'];
 
 export async function openWarehouse(dataDir: string): Promise<Warehouse> {
@@ -48,6 +58,15 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
           next.add(view);
         } else {
           await setup.run(`DROP VIEW IF EXISTS ${view}`);
+        }
+      }
+      for (const [name, m] of Object.entries(MEMORY_TABLES)) {
+        const table = `${country}_${name}`;
+        if (next.has(`${country}_${m.from}`)) {
+          await setup.run(`CREATE OR REPLACE TABLE ${table} AS ${m.select.replace('{src}', `${country}_${m.from}`)}`);
+          next.add(table);
+        } else {
+          await setup.run(`DROP TABLE IF EXISTS ${table}`);
         }
       }
     }

@@ -54,7 +54,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   if (input.kind === 'position') {
     ({ lat, lng } = input);
     if (!isInCountry(country, lng, lat)) throw outside(country);
-    const near = await nearestAddress(deps.warehouse, country, lat, lng, rangesAround(lat, lng, 11, 2), REVERSE_MAX_M);
+    const near = await nearestAddress(deps.warehouse, country, lat, lng, rangesAround(lat, lng, 10, 1), REVERSE_MAX_M);
     if (near) {
       address = { label: near.label, street_number: near.number === null ? null : `${near.number}${near.rep ? ` ${near.rep}` : ''}`, street_name: near.street, zipcode: near.postcode, locality: near.locality_name };
       parcels = near.parcels;

@@ -18,7 +18,7 @@ export interface TableTarget {
   partition: string;
   /** Column name -> DuckDB type, in order. */
   columns: Readonly<Record<string, string>>;
-  /** Column the Parquet file is sorted by (the H3 cell), so row-group statistics prune lookups. */
+  /** Column the Parquet file is sorted by (the H3 cell), so row-group statistics prune lookups (row groups of 8,192 rows). */
   orderBy: string;
 }
 
@@ -107,7 +107,7 @@ export class TableWriter {
       this.appender.closeSync();
       await mkdir(join(this.target.dataDir, this.target.country, this.target.table), { recursive: true });
       await this.connection.run(
-        `COPY (SELECT * FROM stage ORDER BY ${quoteIdent(this.target.orderBy)}) TO '${tmpPath.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)`,
+        `COPY (SELECT * FROM stage ORDER BY ${quoteIdent(this.target.orderBy)}) TO '${tmpPath.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`,
       );
     } finally {
       await this.close();

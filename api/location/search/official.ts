@@ -88,8 +88,10 @@ export async function findLocality(warehouse: Warehouse, country: Country, q: Pa
 /** The nearest official address within `maxM` meters of a position, for an address at coordinates. */
 export async function nearestAddress(warehouse: Warehouse, country: Country, lat: number, lng: number, ranges: [bigint, bigint][], maxM: number): Promise<(OfficialAddress & { distance_m: number }) | null> {
   if (!warehouse.has(country, 'addresses')) return null;
-  const where = ranges.map((_, i) => `cell BETWEEN $${2 * i + 1} AND $${2 * i + 2}`).join(' OR ');
-  const rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${country}_addresses WHERE ${where}`, ranges.flat());
+  // The bounds are integers computed here, never client text: written as literals, they let
+  // DuckDB prune Parquet row groups, which bound parameters of another integer type do not.
+  const where = ranges.map(([lo, hi]) => `cell BETWEEN ${BigInt(lo)} AND ${BigInt(hi)}`).join(' OR ');
+  const rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${country}_addresses WHERE ${where}`);
   let best: (OfficialAddress & { distance_m: number }) | null = null;
   for (const r of rows) {
     const d = haversineM(lat, lng, r.latitude, r.longitude);

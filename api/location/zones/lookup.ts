@@ -30,39 +30,35 @@ export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
   return {
     /** Zones containing [lng, lat], one per level found; empty when the country has no zones table. */
     async zonesAt(country: Country, lng: number, lat: number): Promise<FoundZone[]> {
-      if (!warehouse.has(country, 'zone_cells') || !warehouse.has(country, 'zones')) return [];
+      if (!warehouse.has(country, 'zone_cells_mem') || !warehouse.has(country, 'zone_names')) return [];
       const cells = cellAndAncestors(lat, lng, ZONE_COVER_RES);
       const placeholders = cells.map((_, i) => `$${i + 1}`).join(', ');
-      const rows = await warehouse.query<{ level: ZoneLevel; code: string; interior: boolean }>(
-        `SELECT DISTINCT level, code, interior FROM ${country}_zone_cells WHERE cell IN (${placeholders})`, cells,
+      const rows = await warehouse.query<{ level: ZoneLevel; code: string; interior: boolean; name: string | null }>(
+        `SELECT DISTINCT c.level, c.code, c.interior, n.name FROM ${country}_zone_cells_mem c
+         LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code WHERE c.cell IN (${placeholders})`, cells,
       );
-      const byLevel = new Map<ZoneLevel, { interior: string | null; border: string[] }>();
+      const byLevel = new Map<ZoneLevel, { interior: FoundZone | null; border: FoundZone[] }>();
       for (const r of rows) {
         const e = byLevel.get(r.level) ?? { interior: null, border: [] };
-        if (r.interior) e.interior = r.code; else e.border.push(r.code);
+        const z = { level: r.level, code: r.code, name: r.name };
+        if (r.interior) e.interior = z; else e.border.push(z);
         byLevel.set(r.level, e);
       }
-      const found: { level: ZoneLevel; code: string }[] = [];
-      for (const [level, e] of byLevel) {
-        if (e.interior) { found.push({ level, code: e.interior }); continue; }
-        for (const code of e.border.sort()) {
-          const g = await geometry(country, level, code);
-          if (g && booleanPointInPolygon([lng, lat], g)) { found.push({ level, code }); break; }
+      const found: FoundZone[] = [];
+      for (const e of byLevel.values()) {
+        if (e.interior) { found.push(e.interior); continue; }
+        for (const z of e.border.sort((a, b) => a.code.localeCompare(b.code))) {
+          const g = await geometry(country, z.level, z.code);
+          if (g && booleanPointInPolygon([lng, lat], g)) { found.push(z); break; }
         }
       }
-      if (found.length === 0) return [];
-      const names = await warehouse.query<{ level: ZoneLevel; code: string; name: string | null }>(
-        `SELECT level, code, any_value(name) AS name FROM ${country}_zones WHERE ${found.map((_, i) => `(level = $${2 * i + 1} AND code = $${2 * i + 2})`).join(' OR ')} GROUP BY level, code`,
-        found.flatMap((f) => [f.level, f.code]),
-      );
-      const nameOf = new Map(names.map((n) => [`${n.level}:${n.code}`, n.name]));
-      return found.map((f) => ({ ...f, name: nameOf.get(`${f.level}:${f.code}`) ?? null }));
+      return found;
     },
 
     /** Levels present in the country's zones table (to tell "not ingested" from "not found"). */
     async levels(country: Country): Promise<Set<ZoneLevel>> {
-      if (!warehouse.has(country, 'zones')) return new Set();
-      const rows = await warehouse.query<{ level: ZoneLevel }>(`SELECT DISTINCT level FROM ${country}_zones`);
+      if (!warehouse.has(country, 'zone_names')) return new Set();
+      const rows = await warehouse.query<{ level: ZoneLevel }>(`SELECT DISTINCT level FROM ${country}_zone_names`);
       return new Set(rows.map((r) => r.level));
     },
   };
