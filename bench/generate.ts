@@ -42,7 +42,7 @@ export async function generateBan(path: string, rows: number, bbox: [number, num
     const id = `${commune.insee}_${fantoir}_${String(n + 1).padStart(5, '0')}${rep ? `_${rep}` : ''}`;
     const line = [id, `${commune.insee}_${fantoir}`, n + 1, rep, voie, commune.cp, commune.insee, commune.name, '', '', x.toFixed(2), y.toFixed(2),
       plon.toFixed(6), plat.toFixed(6), 'entrée', '', '', 'PARIS', voie.toUpperCase(), 'commune', 'commune', '1', ''].join(';');
-    if (!out.write(`${line}\n`)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${line}\n`)) await new Promise<void>((r) => { out.once('drain', () => r()); });
   }
-  await new Promise((r) => out.end(r));
+  await new Promise<void>((r) => { out.end(() => r()); });
 }

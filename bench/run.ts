@@ -109,9 +109,12 @@ async function benchMemory(sizes: number[]) {
   return { runs: out, ratio_largest_to_smallest: +(out.at(-1)!.peak_rss_mb / out[0]!.peak_rss_mb).toFixed(2) };
 }
 
-const [what = 'all', n] = process.argv.slice(2);
+// npm run bench -- [all|ingest|lookups|memory] [--rows N] [--queries N]
+const args = process.argv.slice(2);
+const what = args.find((a) => !a.startsWith('--')) ?? 'all';
+const opt = (name: string, def: number) => { const i = args.indexOf(`--${name}`); return i >= 0 ? Number(args[i + 1]) : def; };
 const results: Record<string, unknown> = {};
-if (what === 'all' || what === 'ingest') results.ingest = await benchIngest(Number(n ?? 1_000_000));
-if (what === 'all' || what === 'lookups') results.lookups = await benchLookups(150_000, Number(n ?? 10_000));
+if (what === 'all' || what === 'ingest') results.ingest = await benchIngest(opt('rows', 1_000_000));
+if (what === 'all' || what === 'lookups') results.lookups = await benchLookups(150_000, opt('queries', 10_000));
 if (what === 'all' || what === 'memory') results.memory = await benchMemory([250_000, 1_000_000, 2_000_000]);
 console.log(JSON.stringify(results, null, 2));

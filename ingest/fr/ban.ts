@@ -1,151 +1,140 @@
 import { basename } from 'node:path';
-import { z } from 'zod';
 import { banSource } from '../../datasets/fr/ban/source.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
-import { localityKey, streetKey } from '../../schemas/tables/address-key.ts';
-import { readCsv } from '../core/readers/csv.ts';
-import { toWgs84 } from '../core/reproject.ts';
-import { pointCell } from '../core/h3.ts';
+import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
-import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
+import { Stage } from '../core/stage.ts';
+import { cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
 import { createProgress } from '../core/progress.ts';
-import { CountingStat } from '../core/counting.ts';
+import { registerIngestFunctions } from '../core/vector-functions.ts';
+import { BAN_HEADER, BanRow, banPosition } from './ban-row.ts';
 
-/** Columns of BAN's adresses-XX.csv, in the published order. */
-export const BAN_HEADER = [
-  'id', 'id_fantoir', 'numero', 'rep', 'nom_voie', 'code_postal', 'code_insee', 'nom_commune', 'code_insee_ancienne_commune',
-  'nom_ancienne_commune', 'x', 'y', 'lon', 'lat', 'type_position', 'alias', 'nom_ld', 'libelle_acheminement', 'nom_afnor',
-  'source_position', 'source_nom_voie', 'certification_commune', 'cad_parcelles',
-] as const;
+const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
-const num = (s: string) => (s === '' ? null : Number(s));
-const optional = (s: string) => (s === '' ? null : s);
+/**
+ * The BanRow schema as a SQL predicate over read_csv's text columns (empty fields read as NULL),
+ * so DuckDB filters at its own speed; every refused row is then judged by BanRow itself, which
+ * gives its reason. test/ingest/fr/ban-row.test.ts checks that both agree row by row.
+ */
+export const BAN_ROW_SQL = `
+  coalesce(id, '') <> ''
+  AND regexp_full_match(coalesce(numero, ''), '\\d{1,5}')
+  AND coalesce(nom_voie, '') <> ''
+  AND (code_postal IS NULL OR regexp_full_match(code_postal, '\\d{5}'))
+  AND regexp_full_match(coalesce(code_insee, ''), '\\d{5}|2[AB]\\d{3}')
+  AND coalesce(nom_commune, '') <> ''
+  AND (x IS NULL OR coalesce(isfinite(TRY_CAST(x AS DOUBLE)), false))
+  AND (y IS NULL OR coalesce(isfinite(TRY_CAST(y AS DOUBLE)), false))
+  AND (lon IS NULL OR coalesce(TRY_CAST(lon AS DOUBLE) BETWEEN -180 AND 180, false))
+  AND (lat IS NULL OR coalesce(TRY_CAST(lat AS DOUBLE) BETWEEN -90 AND 90, false))
+  AND ((lon IS NOT NULL AND lat IS NOT NULL) OR (x IS NOT NULL AND y IS NOT NULL))`;
 
-/** One BAN row as published: strings in, typed values out, refused with a reason when malformed. */
-export const BanRow = z.object({
-  id: z.string().min(1, 'empty id'),
-  numero: z.string().regex(/^\d{1,5}$/, 'numero is not a number').transform(Number),
-  rep: z.string().transform(optional),
-  nom_voie: z.string().min(1, 'empty nom_voie'),
-  code_postal: z.string().regex(/^(\d{5})?$/, 'code_postal is not 5 digits').transform(optional),
-  code_insee: z.string().regex(/^(\d{5}|2[AB]\d{3})$/, 'code_insee is not an INSEE code'),
-  nom_commune: z.string().min(1, 'empty nom_commune'),
-  x: z.string().transform(num).refine((v) => v === null || Number.isFinite(v), 'x is not a number'),
-  y: z.string().transform(num).refine((v) => v === null || Number.isFinite(v), 'y is not a number'),
-  lon: z.string().transform(num).refine((v) => v === null || (Number.isFinite(v) && v >= -180 && v <= 180), 'lon out of range'),
-  lat: z.string().transform(num).refine((v) => v === null || (Number.isFinite(v) && v >= -90 && v <= 90), 'lat out of range'),
-  type_position: z.string().transform(optional),
-  cad_parcelles: z.string().transform(optional),
-});
-export type BanRow = z.infer<typeof BanRow>;
-
-/** Projected system of BAN's x/y columns by department: Lambert-93 in metropolitan France, local UTM overseas. */
-export function banCrs(codeInsee: string): string {
-  const dep = codeInsee.slice(0, 3);
-  if (dep === '971' || dep === '972') return 'EPSG:5490';
-  if (dep === '973') return 'EPSG:2972';
-  if (dep === '974') return 'EPSG:2975';
-  if (dep === '976') return 'EPSG:4471';
-  return 'EPSG:2154';
-}
-
-const projections = new Map<string, (xy: [number, number]) => [number, number]>();
-function project(crs: string, x: number, y: number): [number, number] {
-  let fn = projections.get(crs);
-  if (!fn) projections.set(crs, (fn = toWgs84(crs)));
-  return fn([x, y]);
-}
-
-/** Street and locality names repeat (about twenty addresses a street): their keys are computed once. */
-function memo(fn: (s: string) => string, max = 200_000): (s: string) => string {
-  const cache = new Map<string, string>();
-  return (s) => {
-    let v = cache.get(s);
-    if (v === undefined) {
-      if (cache.size >= max) cache.clear();
-      cache.set(s, (v = fn(s)));
-    }
-    return v;
-  };
-}
-const streetKeyOf = memo(streetKey);
-const localityKeyOf = memo(localityKey);
-
-/** lon/lat and x/y are both published; they must agree, or the row is suspect. */
-const MAX_POSITION_GAP_M = 10;
-
-/** Resolves the WGS84 position of a row, or the reason it cannot be trusted. */
-export function banPosition(r: BanRow): { lng: number; lat: number } | string {
-  const projected = r.x !== null && r.y !== null ? project(banCrs(r.code_insee), r.x, r.y) : null;
-  if (r.lon !== null && r.lat !== null) {
-    if (projected) {
-      const gap = gapM(projected[0], projected[1], r.lon, r.lat);
-      if (gap > MAX_POSITION_GAP_M) return `x/y and lon/lat disagree by ${Math.round(gap)} m`;
-    }
-    return { lng: r.lon, lat: r.lat };
-  }
-  if (projected) return { lng: projected[0], lat: projected[1] };
-  return 'no position (x/y and lon/lat empty)';
-}
-
-function gapM(lng1: number, lat1: number, lng2: number, lat2: number): number {
-  const rad = Math.PI / 180;
-  const x = (lng2 - lng1) * rad * Math.cos(((lat1 + lat2) / 2) * rad);
-  const y = (lat2 - lat1) * rad;
-  return Math.sqrt(x * x + y * y) * 6_371_008.8;
-}
-
-export function banLabel(r: BanRow): string {
-  const num = `${r.numero}${r.rep ? ` ${r.rep}` : ''}`;
-  return `${num} ${r.nom_voie} ${r.code_postal ?? ''} ${r.nom_commune}`.replace(/\s+/g, ' ').trim();
-}
+/** Projected system of BAN's x/y columns, as a SQL expression over code_insee. */
+const CRS_SQL = `CASE WHEN code_insee LIKE '971%' OR code_insee LIKE '972%' THEN 'EPSG:5490' WHEN code_insee LIKE '973%' THEN 'EPSG:2972'
+  WHEN code_insee LIKE '974%' THEN 'EPSG:2975' WHEN code_insee LIKE '976%' THEN 'EPSG:4471' ELSE 'EPSG:2154' END`;
 
 /** Partition name of an input file: adresses-75.csv(.gz) -> adresses-75. */
 export function banPartition(path: string): string {
   return basename(path).replace(/\.csv(\.gz)?$/i, '');
 }
 
-/** Ingests one BAN departmental file into the partition of the `addresses` table named after it. */
+/**
+ * Ingests one BAN departmental file into the partition of `addresses` named after it: DuckDB
+ * reads the CSV and writes the Parquet file, TypeScript computes H3 cells, keys and (where
+ * lon/lat are missing) the reprojection of x/y, vector by vector.
+ */
 export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const partition = banPartition(input.path);
+  const header = await readCsvHeader(input.path, { separator: ';' });
+  const missing = BAN_HEADER.filter((c) => !header.includes(c));
+  if (missing.length > 0) throw new Error(`not a BAN adresses file: missing columns ${missing.join(', ')}`);
   await cleanStaleTemporaries(ctx.dataDir, 'fr', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'fr', 'addresses', partition, ctx.maxRejectShare);
   await rejects.init();
-  const writer = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, columns: ADDRESS_COLUMNS, orderBy: 'cell' });
+  const stage = await Stage.open(ctx.dataDir, `fr-addresses-${partition}`);
+  const c = stage.connection;
   const progress = createProgress(`fr.ban ${partition}`, await fileSize(input.path), ctx.progressOut);
-  const bytes = new CountingStat();
-  let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', onBytes: bytes.add })) {
-      total++;
-      if (total === 1) checkHeader(Object.keys(record));
-      if (error) { rejects.add(line, error, record); continue; }
-      const parsed = BanRow.safeParse(record);
-      if (!parsed.success) { rejects.add(line, parsed.error.issues.map((i) => i.message).join('; '), record); continue; }
-      const r = parsed.data;
-      const pos = banPosition(r);
-      if (typeof pos === 'string') { rejects.add(line, pos, record); continue; }
-      writer.append([
-        r.id, pointCell(pos.lat, pos.lng), pos.lng, pos.lat, r.numero, r.rep, r.nom_voie, r.code_postal, r.code_insee,
-        r.nom_commune, banLabel(r), streetKeyOf(r.nom_voie), localityKeyOf(r.nom_commune), r.type_position, r.cad_parcelles, banSource.id,
-      ]);
-      if ((total & 1023) === 0) progress.tick(total, bytes.value);
-    }
-    progress.tick(total, bytes.value);
-    progress.done();
-    rejects.check(total);
+    registerIngestFunctions(c);
+    await c.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
+    const source = `read_csv(${q(input.path)}, delim = ';', header = true, all_varchar = true, quote = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`;
+    // Pass 1, before anything is written: how many rows, how many refused (the job may stop here).
+    // Structurally broken lines (wrong number of fields...) are kept by DuckDB with their line number (one error per missing field).
+    const [{ total, bad }] = (await withProgress(c, progress, () => c.runAndReadAll(
+      `SELECT count(*)::BIGINT AS total, count(*) FILTER (WHERE NOT (${BAN_ROW_SQL}))::BIGINT AS bad FROM ${source}`,
+    ))).getRowObjectsJS() as [{ total: bigint; bad: bigint }];
+    const structural = (await c.runAndReadAll('SELECT line::BIGINT AS line, arg_min(error_message, column_idx) AS error_message, any_value(csv_line) AS csv_line FROM csv_rejects GROUP BY line ORDER BY line')).getRowObjectsJS() as { line: bigint; error_message: string; csv_line: string }[];
+    const refused = structural.map((r) => ({ line: Number(r.line), reason: firstLine(r.error_message), raw: r.csv_line as unknown }));
+    if (bad > 0n) refused.push(...await invalidRows(c, input.path, source));
+    for (const r of refused.sort((a, b) => a.line - b.line)) rejects.add(r.line, r.reason, r.raw);
+    const rows = Number(total) + structural.length;
+    rejects.check(rows);
     await rejects.close();
-    const prepared = [{ table: 'addresses', prepared: await writer.prepare() }];
-    return await publish(ctx, 'fr', 'fr.ban', banSource, input, partition, prepared, rejects);
+    const lng = `coalesce(TRY_CAST(lon AS DOUBLE), wgs84_lng(TRY_CAST(x AS DOUBLE), TRY_CAST(y AS DOUBLE), ${CRS_SQL}))`;
+    const lat = `coalesce(TRY_CAST(lat AS DOUBLE), wgs84_lat(TRY_CAST(x AS DOUBLE), TRY_CAST(y AS DOUBLE), ${CRS_SQL}))`;
+    const columns: Record<keyof typeof ADDRESS_COLUMNS, string> = {
+      id: 'id', cell: `h3_cell(${lat}, ${lng})`, longitude: lng, latitude: lat, number: 'CAST(numero AS INTEGER)', rep: 'rep',
+      street: 'nom_voie', postcode: 'code_postal', locality_code: 'code_insee', locality_name: 'nom_commune',
+      label: `concat_ws(' ', CAST(numero AS INTEGER)::VARCHAR || coalesce(' ' || rep, ''), nom_voie, code_postal, nom_commune)`,
+      street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles',
+      source: q(banSource.id),
+    };
+    // Pass 2: DuckDB reads the file again and writes the sorted Parquet file; TypeScript computes per vector.
+    // Keys are computed once per distinct street and locality name (about one row in twenty), then joined.
+    const select = `WITH raw AS (SELECT * FROM read_csv(${q(input.path)}, delim = ';', header = true, all_varchar = true, quote = '"', ignore_errors = true) WHERE ${BAN_ROW_SQL}),
+      sk AS (SELECT v, street_key(v) AS k FROM (SELECT DISTINCT nom_voie AS v FROM raw)),
+      lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM raw))
+      SELECT ${Object.entries(columns).map(([k, v]) => `CAST(${v} AS ${ADDRESS_COLUMNS[k as keyof typeof ADDRESS_COLUMNS]}) AS ${k}`).join(', ')}
+      FROM raw JOIN sk ON sk.v = raw.nom_voie JOIN lk ON lk.v = raw.nom_commune`;
+    const prepared = await withProgress(c, progress, () => stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell' }));
+    progress.tick(rows);
+    progress.done();
+    await stage.close();
+    return await publish(ctx, 'fr', 'fr.ban', banSource, input, partition, [{ table: 'addresses', prepared }], rejects);
   } catch (e) {
     await rejects.close();
-    await writer.abort();
+    await stage.close().catch(() => {});
     throw e;
   }
 }
 
-function checkHeader(columns: string[]): void {
-  const missing = BAN_HEADER.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new Error(`not a BAN adresses file: missing columns ${missing.join(', ')}`);
+/** Ticks the progress bar from DuckDB's own progress while a query runs. */
+async function withProgress<T>(c: Stage['connection'], progress: ReturnType<typeof createProgress>, run: () => Promise<T>): Promise<T> {
+  const poll = setInterval(() => { const p = c.progress; if (p.percentage >= 0) progress.tick(Number(p.rows_processed)); }, 250);
+  try { return await run(); } finally { clearInterval(poll); }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}
+
+/**
+ * The rows the SQL check refused, judged by BanRow for their reason; their line numbers come
+ * from one more streaming pass over the file, only when there are such rows.
+ */
+async function invalidRows(c: Stage['connection'], path: string, source: string): Promise<{ line: number; reason: string; raw: unknown }[]> {
+  const out: { line: number; reason: string; raw: unknown }[] = [];
+  const bad = (await c.runAndReadAll(`SELECT * FROM ${source} WHERE NOT (${BAN_ROW_SQL})`)).getRowObjectsJS() as Record<string, string | null>[];
+  const wanted = new Map<string, Record<string, string>>();
+  for (const r of bad) {
+    const record = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? '']));
+    wanted.set(rowKey(record), record);
+  }
+  for await (const { line, record, error } of readCsv(path, { separator: ';' })) {
+    if (error) continue;
+    const key = rowKey(record);
+    const r = wanted.get(key);
+    if (!r) continue;
+    wanted.delete(key);
+    const parsed = BanRow.safeParse(r);
+    const reason = !parsed.success ? parsed.error.issues.map((i) => i.message).join('; ') : (() => { const p = banPosition(parsed.data); return typeof p === 'string' ? p : 'refused by the SQL form of the row schema'; })();
+    out.push({ line, reason, raw: r });
+    if (wanted.size === 0) break;
+  }
+  return out;
+}
+
+function rowKey(record: Record<string, string>): string {
+  return BAN_HEADER.map((c) => (record[c] ?? '').trim()).join('\u0001');
 }

@@ -23,7 +23,7 @@ export interface TestApp {
 }
 
 /** The real app on a data folder, with an in-memory PGlite and a clock the test moves. */
-export async function buildTestApp(dataDir: string, opts: { env?: Record<string, string>; geocoder?: Geocoder | null; sql?: Sql } = {}): Promise<TestApp> {
+export async function buildTestApp(dataDir: string, opts: { env?: Record<string, string>; geocoder?: Geocoder | null; sql?: Sql; logger?: object } = {}): Promise<TestApp> {
   const config: Config = loadConfig({ DATA_DIR: dataDir, ...opts.env });
   // Starting PGlite takes seconds: tests building several apps share one store.
   const ownSql = !opts.sql;
@@ -35,7 +35,7 @@ export async function buildTestApp(dataDir: string, opts: { env?: Record<string,
   const clock = { now: () => now, set: (d: Date) => { now = d; } };
   const app = await buildApp({
     config, clock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: opts.geocoder ?? null,
-    rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
+    rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir), logger: opts.logger,
   });
   const { key } = await keys.create({ countries: ['fr', 'ca', 'be'], sandbox: false, label: 'test' });
   return {

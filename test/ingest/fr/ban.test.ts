@@ -52,7 +52,7 @@ describe('fr.ban', () => {
       ...good,
       good[0]!.replace(';12;', ';douze;'), // line 11: numero not a number
       good[1]!.split(';').slice(0, 10).join(';'), // line 12: truncated row
-      good[2]!.replace(/;2\.36225\d*;/, ';12.5;'), // line 13: lon far from x/y
+      good[2]!.replace(/;48\.86316\d*;/, ';95.1;'), // line 13: latitude out of range
     ];
     const file = join(root, 'adresses-75.csv');
     await writeFile(file, `${BAN_HEADER}\n${lines.join('\n')}\n`);
@@ -63,7 +63,7 @@ describe('fr.ban', () => {
     const byLine = rejects.trim().split('\n').slice(1).map((l) => l.split(';').slice(0, 2));
     expect(byLine.map(([l]) => l)).toEqual(['11', '12', '13']);
     expect(byLine[0]![1]).toMatch(/numero/);
-    expect(byLine[2]![1]).toMatch(/disagree/);
+    expect(byLine[2]![1]).toMatch(/lat is not a latitude/);
   });
 
   it('fails past the allowed share of rejects and leaves the published table as it was', async () => {

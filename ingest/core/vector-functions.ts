@@ -1,0 +1,73 @@
+import { DOUBLE, DuckDBScalarFunction, UBIGINT, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { latLngToCell } from 'h3-js';
+import { streetKey, localityKey } from '../../schemas/tables/address-key.ts';
+import { toWgs84 } from './reproject.ts';
+
+type Out = { setItem(i: number, v: unknown): void; flush(): void };
+
+/** Memoised string function: street and locality names repeat many times in an address file. */
+function memo(fn: (s: string) => string, max = 200_000): (s: string) => string {
+  const cache = new Map<string, string>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      if (cache.size >= max) cache.clear();
+      cache.set(s, (v = fn(s)));
+    }
+    return v;
+  };
+}
+
+function stringFunction(name: string, fn: (s: string) => string): DuckDBScalarFunction {
+  const f = memo(fn);
+  return DuckDBScalarFunction.create({
+    name, returnType: VARCHAR, parameterTypes: [VARCHAR],
+    mainFunction: (_info, input, output) => {
+      const v = input.getColumnValues(0) as (string | null)[];
+      const out = output as unknown as Out;
+      for (let i = 0; i < input.rowCount; i++) out.setItem(i, v[i] == null ? null : f(v[i]!));
+      out.flush();
+    },
+  });
+}
+
+/**
+ * Registers the TypeScript functions ingest SQL uses, each called once per vector of rows:
+ * h3_cell(lat, lng) -> UBIGINT (resolution 15), street_key(text), locality_key(text), and
+ * wgs84_lng / wgs84_lat (x, y, crs) reprojecting with proj4.
+ */
+export function registerIngestFunctions(connection: DuckDBConnection): void {
+  connection.registerScalarFunction(DuckDBScalarFunction.create({
+    name: 'h3_cell', returnType: UBIGINT, parameterTypes: [DOUBLE, DOUBLE],
+    mainFunction: (_info, input, output) => {
+      const lat = input.getColumnValues(0) as (number | null)[];
+      const lng = input.getColumnValues(1) as (number | null)[];
+      const out = output as unknown as Out;
+      for (let i = 0; i < input.rowCount; i++) {
+        out.setItem(i, lat[i] == null || lng[i] == null ? null : BigInt(`0x${latLngToCell(lat[i]!, lng[i]!, 15)}`));
+      }
+      out.flush();
+    },
+  }));
+  connection.registerScalarFunction(stringFunction('street_key', streetKey));
+  connection.registerScalarFunction(stringFunction('locality_key', localityKey));
+  const projections = new Map<string, (xy: [number, number]) => [number, number]>();
+  for (const [name, axis] of [['wgs84_lng', 0], ['wgs84_lat', 1]] as const) {
+    connection.registerScalarFunction(DuckDBScalarFunction.create({
+      name, returnType: DOUBLE, parameterTypes: [DOUBLE, DOUBLE, VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const x = input.getColumnValues(0) as (number | null)[];
+        const y = input.getColumnValues(1) as (number | null)[];
+        const crs = input.getColumnValues(2) as (string | null)[];
+        const out = output as unknown as Out;
+        for (let i = 0; i < input.rowCount; i++) {
+          if (x[i] == null || y[i] == null || crs[i] == null) { out.setItem(i, null); continue; }
+          let fn = projections.get(crs[i]!);
+          if (!fn) projections.set(crs[i]!, (fn = toWgs84(crs[i]!)));
+          out.setItem(i, fn([x[i]!, y[i]!])[axis]);
+        }
+        out.flush();
+      },
+    }));
+  }
+}
