@@ -17,6 +17,8 @@ import { migrate } from '../api/core/state/migrations.ts';
 import { openPglite } from '../api/core/state/sql.ts';
 import { openWarehouse } from '../api/core/warehouse.ts';
 import { createResolvedAddresses } from '../api/location/search/resolved.ts';
+import { createZoneLookup } from '../api/location/zones/lookup.ts';
+import { locate } from '../api/location/locate.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -84,10 +86,23 @@ async function benchLookups(addresses: number, queries: number) {
   // Baseline in the same run: the raw DuckDB reads a lookup needs, without the API around them.
   const positions = Array.from({ length: queries }, () => [PARIS[1] + rand() * (PARIS[3] - PARIS[1]), PARIS[0] + rand() * (PARIS[2] - PARIS[0])]);
   const byPosition = await run(positions.map(([la, ln]) => `/api/v1/fr/location?lat=${la!.toFixed(6)}&lng=${ln!.toFixed(6)}`));
+  // Baseline in the same run: the same positions answered by the location core alone (DuckDB
+  // reads, zone tests), without HTTP, keys, limits and serialisation.
+  const deps = { warehouse, zones: createZoneLookup(warehouse), resolved: createResolvedAddresses(sql), geocoder: null, clock: systemClock };
+  const core: number[] = [];
+  const t0 = performance.now();
+  for (const [la, ln] of positions) {
+    const t = performance.now();
+    await locate(deps, 'fr', { kind: 'position', lat: Number(la!.toFixed(6)), lng: Number(ln!.toFixed(6)) }, 'fr');
+    core.push(performance.now() - t);
+  }
+  const coreTotal = (performance.now() - t0) / 1000;
+  core.sort((a, b) => a - b);
+  const coreOnly = { queries: core.length, per_s: Math.round(core.length / coreTotal), p50_ms: +percentile(core, 50).toFixed(2), p99_ms: +percentile(core, 99).toFixed(2) };
   const byAddress = await run(addressRows.map((r) => `/api/v1/fr/location?address=${encodeURIComponent(r.label)}`));
   await app.close(); warehouse.close(); await sql.close();
   await rm(root, { recursive: true, force: true });
-  return { addresses, by_position: byPosition, by_address: byAddress };
+  return { addresses, by_position: byPosition, by_address: byAddress, core_by_position: coreOnly, api_to_core_p50: +(byPosition.p50_ms / coreOnly.p50_ms).toFixed(2) };
 }
 
 /** Peak memory of fr.ban on growing inputs, each in its own process. */
