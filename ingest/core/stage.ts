@@ -1,8 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { fileSha256, partitionPath, quoteIdent, type PreparedTable, type WrittenTable } from './table-writer.ts';
-import { rename } from 'node:fs/promises';
+import { writeSortedParquet, type PreparedTable } from './table-writer.ts';
 
 /**
  * A disk-backed DuckDB database for one job run: DuckDB reads the source and writes the
@@ -25,25 +24,8 @@ export class Stage {
   }
 
   /** Writes the rows of `select` sorted by `orderBy` beside the published partition, without replacing it yet. */
-  async prepareParquet(select: string, target: { dataDir: string; country: string; table: string; partition: string; orderBy: string }): Promise<PreparedTable> {
-    const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
-    const tmpPath = `${finalPath}.tmp-${process.pid}`;
-    await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
-    await this.connection.run(
-      `COPY (${select} ORDER BY ${quoteIdent(target.orderBy)}) TO '${tmpPath.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`,
-    );
-    const count = await this.connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${tmpPath.replaceAll("'", "''")}')`);
-    const written: WrittenTable = {
-      path: finalPath,
-      relativePath: join(target.table, `${target.partition}.parquet`),
-      rows: count.getRowObjectsJS()[0]!.n as number,
-      sha256: await fileSha256(tmpPath),
-    };
-    return {
-      written,
-      commit: async () => { await rename(tmpPath, finalPath); return written; },
-      discard: async () => { await rm(tmpPath, { force: true }); },
-    };
+  prepareParquet(select: string, target: { dataDir: string; country: string; table: string; partition: string; orderBy: string }): Promise<PreparedTable> {
+    return writeSortedParquet(this.connection, select, target);
   }
 
   async close(): Promise<void> {

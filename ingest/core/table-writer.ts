@@ -99,31 +99,14 @@ export class TableWriter {
    * writing several tables swaps them in together once all are written.
    */
   async prepare(): Promise<PreparedTable> {
-    const finalPath = partitionPath(this.target.dataDir, this.target.country, this.target.table, this.target.partition);
-    const tmpPath = `${finalPath}.tmp-${process.pid}`;
     try {
       this.flush();
       this.appender.flushSync();
       this.appender.closeSync();
-      await mkdir(join(this.target.dataDir, this.target.country, this.target.table), { recursive: true });
-      await this.connection.run(
-        `COPY (SELECT * FROM stage ORDER BY ${quoteIdent(this.target.orderBy)}) TO '${tmpPath.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`,
-      );
+      return await writeSortedParquet(this.connection, 'SELECT * FROM stage', this.target);
     } finally {
       await this.close();
     }
-    const sha256 = await fileSha256(tmpPath);
-    const written: WrittenTable = {
-      path: finalPath,
-      relativePath: join(this.target.table, `${this.target.partition}.parquet`),
-      rows: this.rows,
-      sha256,
-    };
-    return {
-      written,
-      commit: async () => { await rename(tmpPath, finalPath); return written; },
-      discard: async () => { await rm(tmpPath, { force: true }); },
-    };
   }
 
   /** Drops everything staged; the published partition is untouched. */
@@ -140,6 +123,34 @@ export class TableWriter {
     this.instance.closeSync();
     await rm(this.workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Writes the rows of `select` sorted by `orderBy` as one Parquet file beside the published
+ * partition (row groups of 8,192 rows, so cell statistics prune lookups), without replacing it:
+ * `commit` renames it over the published file, `discard` drops it.
+ */
+export async function writeSortedParquet(
+  connection: DuckDBConnection, select: string,
+  target: { dataDir: string; country: string; table: string; partition: string; orderBy: string },
+): Promise<PreparedTable> {
+  const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
+  const tmpPath = `${finalPath}.tmp-${process.pid}`;
+  const literal = `'${tmpPath.replaceAll("'", "''")}'`;
+  await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
+  await connection.run(`COPY (${select} ORDER BY ${quoteIdent(target.orderBy)}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+  const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`);
+  const written: WrittenTable = {
+    path: finalPath,
+    relativePath: join(target.table, `${target.partition}.parquet`),
+    rows: count.getRowObjectsJS()[0]!.n as number,
+    sha256: await fileSha256(tmpPath),
+  };
+  return {
+    written,
+    commit: async () => { await rename(tmpPath, finalPath); return written; },
+    discard: async () => { await rm(tmpPath, { force: true }); },
+  };
 }
 
 export function quoteIdent(name: string): string {
