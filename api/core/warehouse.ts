@@ -11,6 +11,13 @@ export interface Warehouse {
   has(country: Country, table: string): boolean;
   /** Runs a read query with bound parameters ($1, $2...); rows as plain objects. */
   query<T = Record<string, unknown>>(sql: string, params?: DuckDBValue[]): Promise<T[]>;
+  /**
+   * The Parquet files of a table holding at least one row group whose `cell` statistics overlap
+   * [lo, hi]: a lookup then opens one or two files instead of every partition of the country.
+   */
+  filesWithCells(country: Country, table: string, lo: bigint, hi: bigint): string[];
+  /** Incremented by each refresh: derived caches compare it to know they are stale. */
+  readonly generation: number;
   /** Re-reads the folder: picks up tables published since the start. */
   refresh(): Promise<void>;
   close(): void;
@@ -45,8 +52,12 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
   const release = (c: DuckDBConnection) => { const w = waiters.shift(); if (w) w(c); else free.push(c); };
 
   let present = new Set<string>();
+  let generation = 0;
+  // Row-group statistics of `cell`, per country table: [file, min, max][].
+  let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
   const refresh = async () => {
     const next = new Set<string>();
+    const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = join(dataDir, country, table);
@@ -56,6 +67,10 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
           const glob = join(dir, '*.parquet').replaceAll("'", "''");
           await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet('${glob}', union_by_name = true)`);
           next.add(view);
+          const reader = await setup.runAndReadAll(
+            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata('${glob}') WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
+          );
+          stats.set(view, (reader.getRowObjectsJS() as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
         } else {
           await setup.run(`DROP VIEW IF EXISTS ${view}`);
         }
@@ -71,11 +86,19 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
       }
     }
     present = next;
+    cellStats = stats;
+    generation++;
   };
   await refresh();
 
   return {
     has: (country, table) => present.has(`${country}_${table}`),
+    get generation() { return generation; },
+    filesWithCells(country, table, lo, hi) {
+      const files = new Set<string>();
+      for (const s of cellStats.get(`${country}_${table}`) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
+      return [...files];
+    },
     async query<T>(sql: string, params: DuckDBValue[] = []) {
       const c = await acquire();
       try {

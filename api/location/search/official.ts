@@ -90,8 +90,14 @@ export async function nearestAddress(warehouse: Warehouse, country: Country, lat
   if (!warehouse.has(country, 'addresses')) return null;
   // The bounds are integers computed here, never client text: written as literals, they let
   // DuckDB prune Parquet row groups, which bound parameters of another integer type do not.
-  const where = ranges.map(([lo, hi]) => `cell BETWEEN ${BigInt(lo)} AND ${BigInt(hi)}`).join(' OR ');
-  const rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${country}_addresses WHERE ${where}`);
+  // The envelope of the ranges is one prunable interval; the ranges then keep the exact cells.
+  const lo = ranges.reduce((m, r) => (r[0] < m ? r[0] : m), ranges[0]![0]);
+  const hi = ranges.reduce((m, r) => (r[1] > m ? r[1] : m), ranges[0]![1]);
+  const where = `cell BETWEEN ${BigInt(lo)} AND ${BigInt(hi)} AND (${ranges.map(([a, b]) => `cell BETWEEN ${BigInt(a)} AND ${BigInt(b)}`).join(' OR ')})`;
+  const files = warehouse.filesWithCells(country, 'addresses', lo, hi);
+  if (files.length === 0) return null;
+  const from = `read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)`;
+  const rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${from} WHERE ${where}`);
   let best: (OfficialAddress & { distance_m: number }) | null = null;
   for (const r of rows) {
     const d = haversineM(lat, lng, r.latitude, r.longitude);

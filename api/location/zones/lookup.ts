@@ -15,7 +15,11 @@ export interface FoundZone { level: ZoneLevel; code: string; name: string | null
  */
 export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
   const geometries = new Map<string, Polygon | MultiPolygon>();
+  const levelCache = new Map<Country, { generation: number; levels: Set<ZoneLevel> }>();
+  let geometryGeneration = warehouse.generation;
   async function geometry(country: Country, level: string, code: string): Promise<Polygon | MultiPolygon | null> {
+    // Outlines change when a partition is published again: the cache lives for one warehouse generation.
+    if (geometryGeneration !== warehouse.generation) { geometries.clear(); geometryGeneration = warehouse.generation; }
     const key = `${country}:${level}:${code}`;
     const hit = geometries.get(key);
     if (hit) { geometries.delete(key); geometries.set(key, hit); return hit; }
@@ -57,9 +61,13 @@ export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
 
     /** Levels present in the country's zones table (to tell "not ingested" from "not found"). */
     async levels(country: Country): Promise<Set<ZoneLevel>> {
-      if (!warehouse.has(country, 'zone_names')) return new Set();
-      const rows = await warehouse.query<{ level: ZoneLevel }>(`SELECT DISTINCT level FROM ${country}_zone_names`);
-      return new Set(rows.map((r) => r.level));
+      const hit = levelCache.get(country);
+      if (hit && hit.generation === warehouse.generation) return hit.levels;
+      const levels = warehouse.has(country, 'zone_names')
+        ? new Set((await warehouse.query<{ level: ZoneLevel }>(`SELECT DISTINCT level FROM ${country}_zone_names`)).map((r) => r.level))
+        : new Set<ZoneLevel>();
+      levelCache.set(country, { generation: warehouse.generation, levels });
+      return levels;
     },
   };
 }
