@@ -3,7 +3,7 @@ import type { MultiPolygon, Polygon } from 'geojson';
 import type { Country } from '../../schemas/common.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
 import { ZONE_CELL_COLUMNS, ZONE_COLUMNS, ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
-import { cellToBigint } from './h3.ts';
+import { cellToBigint } from '../../schemas/tables/cells.ts';
 import { coverZone } from './zone-cover.ts';
 import { TableWriter, cleanStaleTemporaries, type PreparedTable } from './table-writer.ts';
 import { getResolution } from 'h3-js';

@@ -1,1 +1,0 @@
-export { POINT_RES, cellAndAncestors, cellToBigint, pointCell } from '../../schemas/tables/cells.ts';
