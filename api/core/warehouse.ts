@@ -28,11 +28,14 @@ const TABLES = ['addresses', 'zones', 'zone_cells'];
 /**
  * Small, hot tables copied into DuckDB's memory at each refresh (name -> SELECT over the view):
  * every location request reads them, and a query on a memory table costs a fraction of one on
- * Parquet files. The zone cover is a few bytes per cell; zone outlines stay on disk.
+ * Parquet files. The zone cover is a few bytes per cell, the street list one row per street of
+ * a locality; zone outlines and address rows stay on disk.
  */
 const MEMORY_TABLES: Record<string, { from: string; select: string }> = {
   zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
   zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name FROM {src} GROUP BY level, code' },
+  // One row per street of a locality, with the envelope of its cells: address search reads only there.
+  streets: { from: 'addresses', select: 'SELECT street_key, locality_key, postcode, locality_code, min(cell) AS lo, max(cell) AS hi FROM {src} GROUP BY ALL' },
 };
 const COUNTRIES: Country[] = ['fr', 'ca', 'be'];
 

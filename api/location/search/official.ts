@@ -28,7 +28,7 @@ function arrondissementCode(city: string | null, n: number): string | null {
 }
 
 /** Does a candidate agree with the postcode / city / arrondissement of the query? */
-function placeAgrees(q: ParsedAddress, a: OfficialAddress): boolean {
+function placeAgrees(q: ParsedAddress, a: Pick<OfficialAddress, 'postcode' | 'locality_key' | 'locality_code'>): boolean {
   if (q.postcode && a.postcode && q.postcode !== a.postcode) return false;
   if (q.city && !(a.locality_key === q.city || a.locality_key.startsWith(`${q.city} `))) return false;
   if (q.arrondissement !== null) {
@@ -50,29 +50,45 @@ export interface StreetMatch {
  * similar keys (DuckDB's Jaro-Winkler), restricted to the postcode or city when given.
  */
 export async function findStreet(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<StreetMatch | null> {
-  if (!warehouse.has(country, 'addresses') || !q.street) return null;
+  if (!warehouse.has(country, 'streets') || !q.street) return null;
   const key = streetKey(q.street);
   if (!key) return null;
-  const table = `${country}_addresses`;
-  let rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${table} WHERE street_key = $1`, [key]);
+  const streets = `${country}_streets`;
+  let entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [key])).filter((e) => placeAgrees(q, e));
   let streetScore = 1;
-  if (rows.filter((r) => placeAgrees(q, r)).length === 0) {
+  if (entries.length === 0) {
     // Spelling variants: the closest street keys, within the place named when there is one.
     const near = await warehouse.query<{ street_key: string; sim: number }>(
-      `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${table}
+      `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${streets}
        WHERE ($2::VARCHAR IS NULL OR postcode = $2) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
       [key, q.postcode],
     );
     if (near.length === 0) return null;
-    rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${table} WHERE street_key = $1`, [near[0]!.street_key]);
+    entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter((e) => placeAgrees(q, e));
     streetScore = near[0]!.sim;
   }
-  const agreeing = rows.filter((r) => placeAgrees(q, r));
-  if (agreeing.length === 0) return null;
+  if (entries.length === 0) return null;
+  // Each street of a locality is read where its cells lie: a few row groups of one or two files.
+  const agreeing: OfficialAddress[] = [];
+  for (const e of entries.slice(0, MAX_STREETS)) {
+    const files = warehouse.filesWithCells(country, 'addresses', e.lo, e.hi);
+    if (files.length === 0) continue;
+    const from = `read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)`;
+    agreeing.push(...await warehouse.query<OfficialAddress>(
+      `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND street_key = $1 AND locality_code = $2`,
+      [e.street_key, e.locality_code],
+    ));
+  }
   const parts = (a: OfficialAddress) => ({ number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key });
   agreeing.sort((a, b) => scoreCandidate(q, parts(b)) - scoreCandidate(q, parts(a)) || a.label.localeCompare(b.label));
-  return { candidates: agreeing, streetScore };
+  return agreeing.length > 0 ? { candidates: agreeing, streetScore } : null;
 }
+
+/** A street of a locality in the `streets` memory table: its key, place and cell envelope. */
+interface StreetEntry { street_key: string; locality_key: string; postcode: string | null; locality_code: string; lo: bigint; hi: bigint }
+
+/** Localities read for one street name at most (a name shared by many communes, without a place given). */
+const MAX_STREETS = 20;
 
 /** Addresses of a locality named alone (city or postcode), for a locality-level answer. */
 export async function findLocality(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<OfficialAddress[]> {
