@@ -64,7 +64,7 @@ export const JOBS: Job[] = [
         const url = (o.url ? `${o.url.replace(/\/$/, '')}/adresses-{part}.csv.gz` : banSource.download_url!).replace('{part}', o.part);
         ctx.log(`downloading ${url}`);
         const d = await download(url, join(ctx.dataDir, 'downloads', 'fr'));
-        return ingestBanFile(ctx, { path: d.path, sha256: d.sha256, downloadedFrom: d.url });
+        return ingestBanFile(ctx, { path: d.path, sha256: d.sha256, downloadedFrom: d.url, publishedAt: d.publishedAt });
       }
       const out: PartitionSummary[] = [];
       for (const file of banFiles(requireInput(o.input))) out.push(...await ingestBanFile(ctx, { path: file }));

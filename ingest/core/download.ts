@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileSha256 } from './table-writer.ts';
 
-export interface Downloaded { path: string; sha256: string; url: string; bytes: number; resumed: boolean }
+/** `publishedAt`: the producer's Last-Modified date (YYYY-MM-DD) when its server sends one. */
+export interface Downloaded { path: string; sha256: string; url: string; bytes: number; resumed: boolean; publishedAt: string | null }
 
 /**
  * Fetches a producer's file into `dir`, resuming a partial `.part` file with an HTTP Range
@@ -30,5 +31,7 @@ export async function download(url: string, dir: string, fetchImpl: typeof fetch
   }
   await rename(part, path);
   const bytes = (await stat(path)).size;
-  return { path, sha256: await fileSha256(path), url, bytes, resumed };
+  const modified = Date.parse(res.headers.get('last-modified') ?? '');
+  const publishedAt = Number.isNaN(modified) ? null : new Date(modified).toISOString().slice(0, 10);
+  return { path, sha256: await fileSha256(path), url, bytes, resumed, publishedAt };
 }

@@ -63,7 +63,7 @@ describe('fr.ban --download', () => {
     const { BAN_HEADER, BAN_ROWS, banLine } = await import('../../helpers/fixture-data.ts');
     const gz = gzipSync(`${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
     const mirror = createServer((req, res) => {
-      if (req.url === '/ban/adresses-75.csv.gz') res.writeHead(200).end(gz); else res.writeHead(404).end();
+      if (req.url === '/ban/adresses-75.csv.gz') res.writeHead(200, { 'last-modified': 'Tue, 17 Nov 2026 06:12:00 GMT' }).end(gz); else res.writeHead(404).end();
     });
     await new Promise<void>((r) => mirror.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}/ban`;
@@ -75,7 +75,7 @@ describe('fr.ban --download', () => {
       expect(summary!.rows).toBe(BAN_ROWS.length);
       const manifest = JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8'));
       expect(manifest.partitions[0].sources[0]).toMatchObject({
-        downloaded_from: `${url}/adresses-75.csv.gz`, input: 'adresses-75.csv.gz', input_sha256: createHash('sha256').update(gz).digest('hex'),
+        downloaded_from: `${url}/adresses-75.csv.gz`, input: 'adresses-75.csv.gz', published_at: '2026-11-17', input_sha256: createHash('sha256').update(gz).digest('hex'),
       });
     } finally { mirror.close(); }
   });
