@@ -45,7 +45,13 @@ async function main(): Promise<void> {
     manifests: createManifests(dataDir),
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
   });
+  // Tables published by an ingest while the server runs are picked up within a few seconds.
+  const watch = setInterval(() => {
+    warehouse.refreshIfChanged().then((changed) => { if (changed) app.log.info('new tables published: warehouse refreshed'); }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
+  }, 5000);
+  watch.unref();
   const shutdown = async () => {
+    clearInterval(watch);
     await app.close();
     warehouse.close();
     await sql.close();

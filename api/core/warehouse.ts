@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
@@ -20,6 +20,8 @@ export interface Warehouse {
   readonly generation: number;
   /** Re-reads the folder: picks up tables published since the start. */
   refresh(): Promise<void>;
+  /** Refreshes when a country's manifest changed since the last refresh (an ingest published); true if it did. */
+  refreshIfChanged(): Promise<boolean>;
   close(): void;
 }
 
@@ -56,9 +58,13 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
 
   let present = new Set<string>();
   let generation = 0;
+  // Manifest modification times seen at the last refresh: an ingest rewrites the manifest last.
+  const manifestTimes = () => COUNTRIES.map((c) => { try { return statSync(join(dataDir, c, 'manifest.json')).mtimeMs; } catch { return -1; } }).join(',');
+  let seenManifests = '';
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
   const refresh = async () => {
+    seenManifests = manifestTimes();
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
     for (const country of COUNTRIES) {
@@ -112,6 +118,11 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
       }
     },
     refresh,
+    async refreshIfChanged() {
+      if (manifestTimes() === seenManifests) return false;
+      await refresh();
+      return true;
+    },
     close() {
       for (const c of pool) c.closeSync();
       setup.closeSync();
