@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { API_VERSION } from '../schemas/envelope.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
-import { installErrorHandlers } from './core/error-handler.ts';
+import { installErrorHandlers, sendError } from './core/error-handler.ts';
+import { ApiError } from './core/errors.ts';
 import { installGuard } from './core/guard.ts';
 import type { KeyRepository } from './core/keys/keys.ts';
 import type { RateLimiter } from './core/limits.ts';
@@ -41,6 +42,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
+    frameworkErrors: (err, request, reply) => {
+      reply.header('X-Request-Id', String(request.id));
+      reply.header('X-Api-Version', API_VERSION);
+      sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -28,6 +28,10 @@ export function installErrorHandlers(app: FastifyInstance, clock: Clock): void {
       return sendError(request, reply, clock, new ApiError('invalid_parameter', 'the request body cannot be read', { parameter: 'body', value: null }));
     }
     if (fe.statusCode === 404) return sendError(request, reply, clock, new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+    // Any other refusal of the request by the framework (malformed URL, body, headers) is the client's.
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return sendError(request, reply, clock, new ApiError('invalid_parameter', 'the request cannot be read', { parameter: 'request', value: null }));
+    }
     request.log.error({ err }, 'internal error');
     return sendError(request, reply, clock, new ApiError('internal_error', 'internal error; the request may be retried later'));
   });

@@ -32,6 +32,7 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.infe
     return invalidThrow(key, rawObj[key], `unknown parameter ${key}`);
   }
   const parameter = String(issue.path[0] ?? 'query');
+  if (Array.isArray(rawObj[parameter])) return invalidThrow(parameter, rawObj[parameter], `${parameter} is given more than once`);
   return invalidThrow(parameter, rawObj[parameter], `${parameter}: ${issue.message}`);
 }
 

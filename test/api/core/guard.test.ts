@@ -67,6 +67,14 @@ describe('errors (spec 7)', () => {
     }
   });
 
+  it('answers a malformed URL or request with the error body, never a 500', async () => {
+    for (const url of ['/api/v1/fr/location?address=%zz%zz', '/api/v1/fr/%zz', '/api/v1/fr/location?lat=48.8&lat=48.9&lng=2.3']) {
+      const res = await get(t, url);
+      expect(res.statusCode, url).toBeLessThan(500);
+      ErrorBody.parse(res.json());
+    }
+  });
+
   it('answers 400 ambiguous_location for lat/lng and address together', async () => {
     expectError(await get(t, '/api/v1/fr/location?lat=48.86&lng=2.36&address=12+rue+de+Bretagne+Paris'), 400, 'ambiguous_location');
   });
