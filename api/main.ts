@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   console.log(`  documentation: ${address}/docs   contract: ${address}/openapi.json`);
   if (sandbox) {
     console.log(`  sandbox key (fr, ca, be): ${sandbox}`);
-    console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=12+rue+de+Bretagne+75003+Paris"`);
+    console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=18+rue+de+Bretagne+75003+Paris"`);
   }
 }
 
