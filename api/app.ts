@@ -16,6 +16,7 @@ import type { Geocoder } from './location/geocoder/index.ts';
 import { countryLocationRoutes } from './location/routes.ts';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
+import { zoneRoutes } from './location/zones/routes.ts';
 import { docsPage } from './core/docs-page.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const locationDeps = { ...deps, zones };
   for (const country of ['fr'] as const) {
     for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
+    for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
   }
 
   const document = openApiDocument(routes, { version: API_VERSION });

@@ -12,7 +12,7 @@ import type { ZoneLookup } from './zones/lookup.ts';
 
 export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 
-const COUNTRY_ZONE: Record<Country, { code: string; name: string }> = {
+export const COUNTRY_ZONE: Record<Country, { code: string; name: string }> = {
   fr: { code: 'FR', name: 'France' },
   ca: { code: 'CA', name: 'Canada' },
   be: { code: 'BE', name: 'Belgique / België / Belgien' },

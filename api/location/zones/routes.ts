@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { Country } from '../../../schemas/common.ts';
+import { envelope as envelopeSchema } from '../../../schemas/envelope.ts';
+import { Zone, ZoneLevel } from '../../../schemas/zone.ts';
+import type { Clock } from '../../core/clock.ts';
+import { ApiError } from '../../core/errors.ts';
+import { envelope } from '../../core/respond.ts';
+import type { AnyRoute } from '../../core/routes.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+import { COUNTRY_ZONE } from '../locate.ts';
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+const perPage = z.string().regex(/^\d+$/, 'per_page must be an integer').transform(Number).refine((v) => v >= 1 && v <= 100, 'per_page must be between 1 and 100');
+const page = z.string().regex(/^\d+$/, 'page must be an integer').transform(Number).refine((v) => v >= 1, 'page starts at 1');
+
+const ZoneParams = z.strictObject({
+  level: ZoneLevel.describe('a zone level of spec 2.4'),
+  code: z.string().min(1).max(40).describe('the code served in data.location.zones'),
+});
+
+export const ZoneResponse = envelopeSchema(z.object({
+  zone: Zone,
+  parents: z.array(Zone).describe('wider zones, widest first'),
+  geometry: z.record(z.string(), z.unknown()).nullable().describe('simplified outline as GeoJSON (WGS84) with geometry=true; null otherwise'),
+}));
+export const ZoneChildrenResponse = envelopeSchema(z.object({
+  zone: Zone,
+  children: z.array(Zone.extend({ geometry: z.record(z.string(), z.unknown()).nullable() })),
+  pagination: z.object({ page: z.number().int(), per_page: z.number().int(), total: z.number().int() }),
+}));
+
+interface ZoneRecord { level: ZoneLevel; code: string; name: string | null; parent_level: ZoneLevel | null; parent_code: string | null }
+
+/** Zone routes of one country: a zone with its parents, and its children (spec 4.4). */
+export function zoneRoutes(country: Country, deps: { warehouse: Warehouse; clock: Clock }): AnyRoute[] {
+  const base = `/api/v1/${country}/zones/:level/:code`;
+  const find = async (level: string, code: string): Promise<ZoneRecord | null> => {
+    if (level === 'country') return code === COUNTRY_ZONE[country].code ? { level: 'country', code, name: COUNTRY_ZONE[country].name, parent_level: null, parent_code: null } : null;
+    if (!deps.warehouse.has(country, 'zone_names')) return null;
+    const rows = await deps.warehouse.query<ZoneRecord>(`SELECT level, code, name, parent_level, parent_code FROM ${country}_zone_names WHERE level = $1 AND code = $2`, [level, code]);
+    return rows[0] ?? null;
+  };
+  const mustFind = async (level: string, code: string) => {
+    const z = await find(level, code);
+    if (!z) throw new ApiError('zone_not_found', `no zone ${level} ${code}`, { level, code });
+    return z;
+  };
+  const outline = async (level: string, code: string) => {
+    const rows = await deps.warehouse.query<{ g: string }>(`SELECT geometry_simplified AS g FROM ${country}_zones WHERE level = $1 AND code = $2 LIMIT 1`, [level, code]);
+    return rows[0] ? JSON.parse(rows[0].g) as Record<string, unknown> : null;
+  };
+  const zoneOf = (r: ZoneRecord) => ({ level: r.level, code: r.code, name: r.name });
+  const errors = ['invalid_parameter', 'unauthorized', 'country_not_allowed', 'zone_not_found', 'rate_limited', 'quota_exceeded', 'internal_error', 'maintenance'] as const;
+  return [
+    {
+      method: 'GET', url: base, tags: [country], summary: 'A zone with its parents',
+      description: 'data.zone (level, code, name), data.parents (widest first), the simplified outline with geometry=true.',
+      params: ZoneParams, query: z.strictObject({ geometry: bool.optional().describe('true serves the simplified outline as GeoJSON'), locale: z.enum(['fr', 'en']).optional().describe('accepted for symmetry: zone names are proper names, never translated') }),
+      response: ZoneResponse, errors: [...errors], policy: { auth: true, country, units: 1 },
+      handler: async ({ request, params, query }) => {
+        const zone = await mustFind(params.level, params.code);
+        const parents: ReturnType<typeof zoneOf>[] = [];
+        let cur: ZoneRecord | null = zone;
+        // Walk up the recorded parents; a loop in bad data stops at the tenth level.
+        for (let i = 0; i < 10 && cur?.parent_level && cur.parent_code; i++) {
+          cur = await find(cur.parent_level, cur.parent_code);
+          if (cur) parents.unshift(zoneOf(cur));
+        }
+        if (zone.level !== 'country' && !parents.some((p) => p.level === 'country')) parents.unshift({ level: 'country', ...COUNTRY_ZONE[country] });
+        const geometry = query.geometry && zone.level !== 'country' ? await outline(zone.level, zone.code) : null;
+        return envelope(request, deps.clock, { zone: zoneOf(zone), parents, geometry });
+      },
+    },
+    {
+      method: 'GET', url: `${base}/children`, tags: [country], summary: 'The child zones of a zone',
+      description: 'Zones whose recorded parent is this zone (communes of a department, IRIS of a commune...), ordered by code.',
+      params: ZoneParams,
+      query: z.strictObject({ geometry: bool.optional(), page: page.optional(), per_page: perPage.optional(), locale: z.enum(['fr', 'en']).optional() }),
+      response: ZoneChildrenResponse, errors: [...errors], policy: { auth: true, country, units: 1 },
+      handler: async ({ request, params, query }) => {
+        const zone = await mustFind(params.level, params.code);
+        const p = query.page ?? 1;
+        const size = query.per_page ?? 100;
+        const where = 'parent_level = $1 AND parent_code = $2';
+        const [{ total }] = await deps.warehouse.query<{ total: bigint }>(`SELECT count(*) AS total FROM ${country}_zone_names WHERE ${where}`, [zone.level, zone.code]) as [{ total: bigint }];
+        const rows = await deps.warehouse.query<ZoneRecord>(
+          `SELECT level, code, name, parent_level, parent_code FROM ${country}_zone_names WHERE ${where} ORDER BY code LIMIT ${size} OFFSET ${(p - 1) * size}`, [zone.level, zone.code],
+        );
+        const children = [];
+        for (const r of rows) children.push({ ...zoneOf(r), geometry: query.geometry ? await outline(r.level, r.code) : null });
+        return envelope(request, deps.clock, { zone: zoneOf(zone), children, pagination: { page: p, per_page: size, total: Number(total) } });
+      },
+    },
+  ];
+}
