@@ -24,6 +24,16 @@ async function workdir() {
   return { root, dataDir: join(root, 'data') };
 }
 
+/** A data folder where the fixture's adresses-75 partition is already published. */
+async function publishedFixture() {
+  const { root, dataDir } = await workdir();
+  const file = join(root, 'adresses-75.csv');
+  await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+  await ingestBanFile(silentContext(dataDir), { path: file });
+  const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
+  return { root, dataDir, file, published, before: await fileSha256(published) };
+}
+
 describe('fr.ban', () => {
   it('writes a Parquet table sorted by cell that an analyst reads with DuckDB, and records it in the manifest', async () => {
     const { root, dataDir } = await workdir();
@@ -67,12 +77,7 @@ describe('fr.ban', () => {
   });
 
   it('fails past the allowed share of rejects and leaves the published table as it was', async () => {
-    const { root, dataDir } = await workdir();
-    const file = join(root, 'adresses-75.csv');
-    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
-    await ingestBanFile(silentContext(dataDir), { path: file });
-    const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
-    const before = await fileSha256(published);
+    const { dataDir, file, published, before } = await publishedFixture();
     const manifestBefore = await readFile(join(dataDir, 'fr/manifest.json'), 'utf8');
     await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).map((l) => l.replace(/;(750\d\d|33230);/, ';7500;')).join('\n')}\n`);
     await expect(ingestBanFile(silentContext(dataDir), { path: file })).rejects.toBeInstanceOf(RejectShareError);
@@ -89,12 +94,7 @@ describe('fr.ban', () => {
   });
 
   it('keeps the previous table when the job is killed half-way, and the next run cleans up', async () => {
-    const { root, dataDir } = await workdir();
-    const file = join(root, 'adresses-75.csv');
-    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
-    await ingestBanFile(silentContext(dataDir), { path: file });
-    const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
-    const before = await fileSha256(published);
+    const { dataDir, file, published, before } = await publishedFixture();
     // A file big enough to be caught in the middle.
     const big = createWriteStream(file);
     big.write(`${BAN_HEADER}\n`);
