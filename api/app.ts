@@ -61,7 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routes: AnyRoute[] = [];
   const zones = createZoneLookup(deps.warehouse);
   const locationDeps = { ...deps, zones };
-  for (const country of ['fr'] as const) {
+  for (const country of ['fr', 'ca', 'be'] as const) {
     for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
     for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
   }

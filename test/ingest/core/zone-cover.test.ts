@@ -30,9 +30,22 @@ describe('coverZone', () => {
     expect(inside).toBeGreaterThan(500);
   });
 
-  it('compacts interior cells and keeps border cells at the cover resolution', () => {
+  it('keeps interior cells as coarse as possible and border cells at the cover resolution', () => {
     expect(cover.border.every((c) => getResolution(c) === 9)).toBe(true);
     expect(cover.interior.every((c) => getResolution(c) <= 9)).toBe(true);
     expect(cover.interior.some((c) => border.has(c))).toBe(false);
+  });
+});
+
+describe('coverZone on a region-sized polygon', () => {
+  it('covers a 250 km wide zone with coarse interior cells: the work follows the outline, not the area', () => {
+    const region: Polygon = { type: 'Polygon', coordinates: [[[-74, 45], [-71, 45], [-71, 47], [-74, 47], [-74, 45]]] };
+    const cover = coverZone(region, 9);
+    // At resolution 9 the area alone would be about 480,000 cells.
+    expect(cover.interior.length).toBeLessThan(20_000);
+    expect(cover.interior.some((c) => getResolution(c) <= 6)).toBe(true);
+    const montreal = latLngToCell(45.5017, -73.5673, 9);
+    const ancestors = new Set([...Array(10).keys()].map((r) => (r === 9 ? montreal : cellToParent(montreal, r))));
+    expect(cover.interior.some((c) => ancestors.has(c))).toBe(true);
   });
 });

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestGenericZones } from '../../ingest/generic/zones.ts';
+import { LocationResponse } from '../../api/location/routes.ts';
+import { ErrorBody } from '../../schemas/error.ts';
+import { silentContext } from '../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+
+// Real boundary files of Belgium and Quebec through the generic zones job, served by the country routes.
+const REAL = join(import.meta.dirname, '../../../shared/realdata');
+const present = existsSync(join(REAL, 'be')) && existsSync(join(REAL, 'ca'));
+
+describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
+  let t: TestApp;
+  const get = async (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+
+  beforeAll(async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-ca-')), 'data');
+    const ctx = silentContext(dataDir);
+    // Flemish and Brussels municipalities, Lambert 72 shapefile (NIS codes, Dutch names).
+    const [be] = await ingestGenericZones(ctx, {
+      country: 'be', level: 'locality', input: join(REAL, 'be/municipalities_flanders_brussels_2024/gemeente2024.shp'),
+      codeProperty: 'gemeente', nameProperty: 'naam',
+    });
+    expect(be).toMatchObject({ rows: 319, rejects: 0 });
+    // Quebec administrative regions: NAD83 shapefile whose DBF is in code page 850 and does not say so.
+    const [ca] = await ingestGenericZones(ctx, {
+      country: 'ca', level: 'administrative_area_level2', input: join(REAL, 'ca/quebec_regions_sda_regio_s/regio_s.shp'),
+      codeProperty: 'RES_CO_REG', nameProperty: 'RES_NM_REG', encoding: 'cp850',
+    });
+    // 21 records for 17 regions: Côte-Nord's five records become one zone.
+    expect(ca).toMatchObject({ rows: 17, rejects: 0 });
+    t = await buildTestApp(dataDir);
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('places the Grand-Place in Brussels, Brussels-Capital having no province', async () => {
+    const res = await get('/api/v1/be/location?lat=50.8467&lng=4.3525');
+    expect(res.statusCode).toBe(200);
+    const loc = LocationResponse.parse(res.json()).data.location;
+    expect(loc.zones.country?.code).toBe('BE');
+    expect(loc.zones.locality).toEqual({ level: 'locality', code: '21004', name: 'Brussel' });
+    expect(loc.zones.administrative_area_level2).toBeNull();
+  });
+
+  it('places Ixelles and Antwerp in their municipalities', async () => {
+    const ixelles = LocationResponse.parse((await get('/api/v1/be/location?lat=50.8275&lng=4.3720')).json()).data.location;
+    expect(ixelles.zones.locality?.code).toBe('21009');
+    const antwerp = LocationResponse.parse((await get('/api/v1/be/location?lat=51.2194&lng=4.4025')).json()).data.location;
+    expect(antwerp.zones.locality?.code).toBe('11002');
+  });
+
+  it('answers outside_coverage for Lille on the Belgian route', async () => {
+    const res = await get('/api/v1/be/location?lat=50.6292&lng=3.0573');
+    expect(res.statusCode).toBe(422);
+    expect(ErrorBody.parse(res.json()).error.code).toBe('outside_coverage');
+  });
+
+  it('places Montreal in its administrative region with the name decoded from cp850, and refuses Ottawa', async () => {
+    const sept = LocationResponse.parse((await get('/api/v1/ca/location?lat=50.2120&lng=-66.3810')).json()).data.location;
+    expect(sept.zones.administrative_area_level2?.code).toBe('09');
+    const mtl = LocationResponse.parse((await get('/api/v1/ca/location?lat=45.5017&lng=-73.5673')).json()).data.location;
+    expect(mtl.zones.country?.code).toBe('CA');
+    expect(mtl.zones.administrative_area_level2).toEqual({ level: 'administrative_area_level2', code: '06', name: 'Montréal' });
+    const gaspe = LocationResponse.parse((await get('/api/v1/ca/location?lat=48.8316&lng=-64.4869')).json()).data.location;
+    expect(gaspe.zones.administrative_area_level2?.name).toBe('Gaspésie - Îles-de-la-Madeleine');
+    const ottawa = await get('/api/v1/ca/location?lat=45.4236&lng=-75.7009');
+    expect(ErrorBody.parse(ottawa.json()).error.code).toBe('outside_coverage');
+    const gatineau = await get('/api/v1/ca/location?lat=45.4765&lng=-75.7013');
+    expect(LocationResponse.parse(gatineau.json()).data.location.zones.administrative_area_level2?.code).toBe('07');
+  });
+});
