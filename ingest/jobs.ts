@@ -12,6 +12,7 @@ import { download } from './core/download.ts';
 import { ingestBanFile } from './fr/ban.ts';
 import { ingestFrZones } from './fr/zones.ts';
 import { ingestGenericZones } from './generic/zones.ts';
+import { ingestGenericAddresses } from './generic/addresses.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -114,6 +115,34 @@ export const JOBS: Job[] = [
     samples: [],
   },
 ];
+
+JOBS.push({
+  id: 'addresses',
+  summary: 'Address points of any producer (CSV, columns named as options, any separator, encoding and CRS) -> <country>/addresses',
+  sources: [],
+  usage: 'addresses --country ca --input FILE --locality-column C (--address-column C | [--number-column C] --street-column C) (--lng-column C --lat-column C | --x-column C --y-column C --crs EPSG:NNNN) [--id-column C] [--postcode-column C] [--locality-code-column C] [--encoding E] [--separator S] [--partition NAME]',
+  async run(ctx, argv) {
+    const o = args(argv, {
+      country: { type: 'string' }, input: { type: 'string' }, crs: { type: 'string' }, encoding: { type: 'string' }, separator: { type: 'string' }, partition: { type: 'string' },
+      'id-column': { type: 'string' }, 'address-column': { type: 'string' }, 'number-column': { type: 'string' }, 'street-column': { type: 'string' },
+      'postcode-column': { type: 'string' }, 'locality-column': { type: 'string' }, 'locality-code-column': { type: 'string' },
+      'lng-column': { type: 'string' }, 'lat-column': { type: 'string' }, 'x-column': { type: 'string' }, 'y-column': { type: 'string' },
+    });
+    const country = Country.safeParse(o.country);
+    if (!country.success) throw new UsageError(`--country must be one of ${Country.options.join(', ')}`);
+    if (!o['locality-column']) throw new UsageError('--locality-column is required');
+    if (!o['address-column'] && !o['street-column']) throw new UsageError('--address-column or --street-column is required');
+    if (!(o['lng-column'] && o['lat-column']) && !(o['x-column'] && o['y-column'] && o.crs)) throw new UsageError('--lng-column and --lat-column, or --x-column, --y-column and --crs, are required');
+    return ingestGenericAddresses(ctx, {
+      country: country.data, input: requireInput(o.input), crs: o.crs, encoding: o.encoding, separator: o.separator, partition: o.partition,
+      columns: {
+        id: o['id-column'], address: o['address-column'], number: o['number-column'], street: o['street-column'], postcode: o['postcode-column'],
+        locality: o['locality-column'], localityCode: o['locality-code-column'], lng: o['lng-column'], lat: o['lat-column'], x: o['x-column'], y: o['y-column'],
+      },
+    });
+  },
+  samples: [],
+});
 
 export function jobById(id: string): Job | undefined {
   return JOBS.find((j) => j.id === id);

@@ -37,7 +37,7 @@ const MEMORY_TABLES: Record<string, { from: string; select: string }> = {
   zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
   zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code FROM {src} GROUP BY level, code' },
   // One row per street of a locality, with the envelope of its cells: address search reads only there.
-  streets: { from: 'addresses', select: 'SELECT street_key, locality_key, postcode, locality_code, min(cell) AS lo, max(cell) AS hi FROM {src} GROUP BY ALL' },
+  streets: { from: 'addresses', select: 'SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM {src} GROUP BY ALL' },
 };
 const COUNTRIES: Country[] = ['fr', 'ca', 'be'];
 

@@ -14,7 +14,7 @@ export const AddressRow = z.object({
   rep: z.string().nullable().describe('number suffix (bis, ter, a, b...)'),
   street: z.string().describe('street name as published'),
   postcode: z.string().nullable(),
-  locality_code: z.string().describe('official code of the locality (INSEE commune or arrondissement code in France)'),
+  locality_code: z.string().nullable().describe('official code of the locality (INSEE commune or arrondissement code in France); null when the producer gives none'),
   locality_name: z.string(),
   label: z.string().describe('full address label as shown to users'),
   street_key: z.string().describe('normalised street name used for matching'),

@@ -33,7 +33,29 @@ describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
     });
     // 21 records for 17 regions: Côte-Nord's five records become one zone.
     expect(ca).toMatchObject({ rows: 17, rejects: 0 });
+    // CITQ address points (Windows-1252, number and street in one column) through the generic addresses job.
+    const { jobById } = await import('../../ingest/jobs.ts');
+    const [citq] = await jobById('addresses')!.run({ ...ctx, maxRejectShare: 0.03 }, [
+      '--country', 'ca', '--input', join(REAL, 'ca/citq_hebergement_adresses/adresses.csv'), '--encoding', 'cp1252', '--id-column', 'ADR_ID',
+      '--address-column', 'ADR_CIVIQUE', '--postcode-column', 'ADR_CODE_POSTAL', '--locality-column', 'ADR_MUNICIPALITE',
+      '--lng-column', 'ADR_LONGITUDE', '--lat-column', 'ADR_LATITUDE',
+    ]);
+    // 10,819 rows; refused with their line: 93 without coordinates, 114 without street, 62 without municipality.
+    expect(citq!.rows + citq!.rejects).toBe(10_819);
+    expect(citq!.rejects).toBe(269);
     t = await buildTestApp(dataDir);
+  });
+
+  it('finds a CITQ address of Montreal at the number, in any spelling of the street type', async () => {
+    for (const q of ['3101, boul. Édouard-Montpetit, Montréal', '3101 boulevard Edouard-Montpetit Montreal']) {
+      const res = await get(`/api/v1/ca/location?address=${encodeURIComponent(q)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const loc = LocationResponse.parse(res.json()).data.location;
+      expect(loc.precision, q).toBe('address');
+      expect(loc.address).toMatchObject({ street_number: '3101', zipcode: 'H3T1K3', locality: 'Montréal' });
+      expect(loc.latitude).toBeCloseTo(45.501159, 6);
+      expect(loc.zones.administrative_area_level2?.code).toBe('06');
+    }
   });
   afterAll(async () => { await t?.close(); });
 

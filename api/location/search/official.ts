@@ -54,17 +54,17 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
   const key = streetKey(q.street);
   if (!key) return null;
   const streets = `${country}_streets`;
-  let entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [key])).filter((e) => placeAgrees(q, e));
+  let entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [key])).filter((e) => streetAgrees(q, e));
   let streetScore = 1;
   if (entries.length === 0) {
     // Spelling variants: the closest street keys, within the place named when there is one.
     const near = await warehouse.query<{ street_key: string; sim: number }>(
       `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${streets}
-       WHERE ($2::VARCHAR IS NULL OR postcode = $2) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
+       WHERE ($2::VARCHAR IS NULL OR list_contains(postcodes, $2)) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
       [key, q.postcode],
     );
     if (near.length === 0) return null;
-    entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter((e) => placeAgrees(q, e));
+    entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter((e) => streetAgrees(q, e));
     streetScore = near[0]!.sim;
   }
   if (entries.length === 0) return null;
@@ -75,8 +75,8 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
     if (files.length === 0) continue;
     const from = `read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)`;
     agreeing.push(...await warehouse.query<OfficialAddress>(
-      `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND street_key = $1 AND locality_code = $2`,
-      [e.street_key, e.locality_code],
+      `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND street_key = $1 AND locality_code IS NOT DISTINCT FROM $2 AND locality_key = $3`,
+      [e.street_key, e.locality_code, e.locality_key],
     ));
   }
   const parts = (a: OfficialAddress) => ({ number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key });
@@ -84,8 +84,14 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
   return agreeing.length > 0 ? { candidates: agreeing, streetScore } : null;
 }
 
-/** A street of a locality in the `streets` memory table: its key, place and cell envelope. */
-interface StreetEntry { street_key: string; locality_key: string; postcode: string | null; locality_code: string; lo: bigint; hi: bigint }
+/** A street of a locality in the `streets` memory table: its key, place, postcodes and cell envelope. */
+interface StreetEntry { street_key: string; locality_key: string; locality_code: string | null; postcodes: string[] | null; lo: bigint; hi: bigint }
+
+/** placeAgrees for a whole street: the postcode asked must be one of the street's. */
+function streetAgrees(q: ParsedAddress, e: StreetEntry): boolean {
+  if (q.postcode && e.postcodes && e.postcodes.length > 0 && !e.postcodes.includes(q.postcode)) return false;
+  return placeAgrees({ ...q, postcode: null }, { postcode: null, locality_key: e.locality_key, locality_code: e.locality_code ?? '' });
+}
 
 /** Localities read for one street name at most (a name shared by many communes, without a place given). */
 const MAX_STREETS = 20;
