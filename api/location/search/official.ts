@@ -27,9 +27,14 @@ function arrondissementCode(city: string | null, n: number): string | null {
   return null;
 }
 
+/** Postcodes compared without spaces or case: Canadian ones are published as H3T1K3 or H3T 1K3. */
+export function samePostcode(a: string, b: string): boolean {
+  return a.replace(/\s+/g, '').toUpperCase() === b.replace(/\s+/g, '').toUpperCase();
+}
+
 /** Does a candidate agree with the postcode / city / arrondissement of the query? */
 function placeAgrees(q: ParsedAddress, a: Pick<OfficialAddress, 'postcode' | 'locality_key' | 'locality_code'>): boolean {
-  if (q.postcode && a.postcode && q.postcode !== a.postcode) return false;
+  if (q.postcode && a.postcode && !samePostcode(q.postcode, a.postcode)) return false;
   if (q.city && !(a.locality_key === q.city || a.locality_key.startsWith(`${q.city} `))) return false;
   if (q.arrondissement !== null) {
     const code = arrondissementCode(q.city ?? (a.locality_key.split(' ')[0] ?? null), q.arrondissement);
@@ -60,8 +65,8 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
     // Spelling variants: the closest street keys, within the place named when there is one.
     const near = await warehouse.query<{ street_key: string; sim: number }>(
       `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${streets}
-       WHERE ($2::VARCHAR IS NULL OR list_contains(postcodes, $2)) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
-      [key, q.postcode],
+       WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2)) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
+      [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase()],
     );
     if (near.length === 0) return null;
     entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter((e) => streetAgrees(q, e));
@@ -89,7 +94,7 @@ interface StreetEntry { street_key: string; locality_key: string; locality_code:
 
 /** placeAgrees for a whole street: the postcode asked must be one of the street's. */
 function streetAgrees(q: ParsedAddress, e: StreetEntry): boolean {
-  if (q.postcode && e.postcodes && e.postcodes.length > 0 && !e.postcodes.includes(q.postcode)) return false;
+  if (q.postcode && e.postcodes && e.postcodes.length > 0 && !e.postcodes.some((p) => samePostcode(p, q.postcode!))) return false;
   return placeAgrees({ ...q, postcode: null }, { postcode: null, locality_key: e.locality_key, locality_code: e.locality_code ?? '' });
 }
 
