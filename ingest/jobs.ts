@@ -38,6 +38,12 @@ function args<T extends Record<string, { type: 'string' | 'boolean' }>>(argv: st
   }
 }
 
+function countryOption(value: string | undefined): Country {
+  const country = Country.safeParse(value);
+  if (!country.success) throw new UsageError(`--country must be one of ${Country.options.join(', ')}`);
+  return country.data;
+}
+
 function requireInput(input: string | undefined): string {
   if (!input) throw new UsageError('--input is required');
   if (!existsSync(input)) throw new UsageError(`input not found: ${input}`);
@@ -99,50 +105,48 @@ export const JOBS: Job[] = [
         'name-property': { type: 'string' }, 'parent-property': { type: 'string' }, 'parent-level': { type: 'string' },
         encoding: { type: 'string' }, layer: { type: 'string' }, crs: { type: 'string' },
       });
-      const country = Country.safeParse(o.country);
-      if (!country.success) throw new UsageError(`--country must be one of ${Country.options.join(', ')}`);
+      const country = countryOption(o.country);
       const level = ZoneLevel.safeParse(o.level);
       if (!level.success) throw new UsageError(`--level must be one of ${ZoneLevel.options.join(', ')}`);
       const parentLevel = o['parent-level'] === undefined ? undefined : ZoneLevel.safeParse(o['parent-level']);
       if (parentLevel && !parentLevel.success) throw new UsageError(`--parent-level must be one of ${ZoneLevel.options.join(', ')}`);
       if (!o['code-property']) throw new UsageError('--code-property is required');
       return ingestGenericZones(ctx, {
-        country: country.data, level: level.data, input: requireInput(o.input), codeProperty: o['code-property'],
+        country, level: level.data, input: requireInput(o.input), codeProperty: o['code-property'],
         nameProperty: o['name-property'], parentProperty: o['parent-property'], parentLevel: parentLevel?.data,
         encoding: o.encoding, layer: o.layer, crs: o.crs,
       });
     },
     samples: [],
   },
+  {
+    id: 'addresses',
+    summary: 'Address points of any producer (CSV, columns named as options, any separator, encoding and CRS) -> <country>/addresses',
+    sources: [],
+    usage: 'addresses --country ca --input FILE --locality-column C (--address-column C | [--number-column C] --street-column C) (--lng-column C --lat-column C | --x-column C --y-column C --crs EPSG:NNNN) [--id-column C] [--postcode-column C] [--locality-code-column C] [--encoding E] [--separator S] [--partition NAME]',
+    async run(ctx, argv) {
+      const o = args(argv, {
+        country: { type: 'string' }, input: { type: 'string' }, crs: { type: 'string' }, encoding: { type: 'string' }, separator: { type: 'string' }, partition: { type: 'string' },
+        'id-column': { type: 'string' }, 'address-column': { type: 'string' }, 'number-column': { type: 'string' }, 'street-column': { type: 'string' },
+        'postcode-column': { type: 'string' }, 'locality-column': { type: 'string' }, 'locality-code-column': { type: 'string' },
+        'lng-column': { type: 'string' }, 'lat-column': { type: 'string' }, 'x-column': { type: 'string' }, 'y-column': { type: 'string' },
+      });
+      const country = countryOption(o.country);
+      if (!o['locality-column']) throw new UsageError('--locality-column is required');
+      if (!o['address-column'] && !o['street-column']) throw new UsageError('--address-column or --street-column is required');
+      if (!(o['lng-column'] && o['lat-column']) && !(o['x-column'] && o['y-column'] && o.crs)) throw new UsageError('--lng-column and --lat-column, or --x-column, --y-column and --crs, are required');
+      return ingestGenericAddresses(ctx, {
+        country, input: requireInput(o.input), crs: o.crs, encoding: o.encoding, separator: o.separator, partition: o.partition,
+        columns: {
+          id: o['id-column'], address: o['address-column'], number: o['number-column'], street: o['street-column'], postcode: o['postcode-column'],
+          locality: o['locality-column'], localityCode: o['locality-code-column'], lng: o['lng-column'], lat: o['lat-column'], x: o['x-column'], y: o['y-column'],
+        },
+      });
+    },
+    samples: [],
+  },
 ];
 
-JOBS.push({
-  id: 'addresses',
-  summary: 'Address points of any producer (CSV, columns named as options, any separator, encoding and CRS) -> <country>/addresses',
-  sources: [],
-  usage: 'addresses --country ca --input FILE --locality-column C (--address-column C | [--number-column C] --street-column C) (--lng-column C --lat-column C | --x-column C --y-column C --crs EPSG:NNNN) [--id-column C] [--postcode-column C] [--locality-code-column C] [--encoding E] [--separator S] [--partition NAME]',
-  async run(ctx, argv) {
-    const o = args(argv, {
-      country: { type: 'string' }, input: { type: 'string' }, crs: { type: 'string' }, encoding: { type: 'string' }, separator: { type: 'string' }, partition: { type: 'string' },
-      'id-column': { type: 'string' }, 'address-column': { type: 'string' }, 'number-column': { type: 'string' }, 'street-column': { type: 'string' },
-      'postcode-column': { type: 'string' }, 'locality-column': { type: 'string' }, 'locality-code-column': { type: 'string' },
-      'lng-column': { type: 'string' }, 'lat-column': { type: 'string' }, 'x-column': { type: 'string' }, 'y-column': { type: 'string' },
-    });
-    const country = Country.safeParse(o.country);
-    if (!country.success) throw new UsageError(`--country must be one of ${Country.options.join(', ')}`);
-    if (!o['locality-column']) throw new UsageError('--locality-column is required');
-    if (!o['address-column'] && !o['street-column']) throw new UsageError('--address-column or --street-column is required');
-    if (!(o['lng-column'] && o['lat-column']) && !(o['x-column'] && o['y-column'] && o.crs)) throw new UsageError('--lng-column and --lat-column, or --x-column, --y-column and --crs, are required');
-    return ingestGenericAddresses(ctx, {
-      country: country.data, input: requireInput(o.input), crs: o.crs, encoding: o.encoding, separator: o.separator, partition: o.partition,
-      columns: {
-        id: o['id-column'], address: o['address-column'], number: o['number-column'], street: o['street-column'], postcode: o['postcode-column'],
-        locality: o['locality-column'], localityCode: o['locality-code-column'], lng: o['lng-column'], lat: o['lat-column'], x: o['x-column'], y: o['y-column'],
-      },
-    });
-  },
-  samples: [],
-});
 
 export function jobById(id: string): Job | undefined {
   return JOBS.find((j) => j.id === id);

@@ -36,10 +36,10 @@ export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
     async zonesAt(country: Country, lng: number, lat: number): Promise<FoundZone[]> {
       if (!warehouse.has(country, 'zone_cells_mem') || !warehouse.has(country, 'zone_names')) return [];
       const cells = cellAndAncestors(lat, lng, ZONE_COVER_RES);
-      const placeholders = cells.map((_, i) => `$${i + 1}`).join(', ');
+      const marks = cells.map((_, i) => `$${i + 1}`).join(', ');
       const rows = await warehouse.query<{ level: ZoneLevel; code: string; interior: boolean; name: string | null }>(
         `SELECT DISTINCT c.level, c.code, c.interior, n.name FROM ${country}_zone_cells_mem c
-         LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code WHERE c.cell IN (${placeholders})`, cells,
+         LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code WHERE c.cell IN (${marks})`, cells,
       );
       const byLevel = new Map<ZoneLevel, { interior: FoundZone | null; border: FoundZone[] }>();
       for (const r of rows) {
