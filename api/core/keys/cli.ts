@@ -10,9 +10,7 @@
  * embedded state held by another process.
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { openState, StateLockedError, type Sql } from '../state/sql.ts';
-import { migrate } from '../state/migrations.ts';
+import { fmtDate, runIfEntryPoint, splitList, table, UsageError, withState, type CliIO } from '../cli.ts';
 import {
   AmbiguousKeyError,
   COUNTRIES,
@@ -33,34 +31,6 @@ export const USAGE = `Usage:
   domains:   ${DOMAINS.join(', ')} (omit --domains for all)
 
 Environment: DATABASE_URL (PostgreSQL server) or DATA_DIR (embedded state at <DATA_DIR>/state, default ./data).`;
-
-class UsageError extends Error {}
-
-export interface CliIO {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  env: NodeJS.ProcessEnv;
-}
-
-const splitList = (v: string): string[] =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-
-function fmtDate(d: Date | null): string {
-  return d ? d.toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-';
-}
-
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
-}
 
 function describe(r: KeyRecord): string {
   return `${r.fingerprint.slice(0, 12)} (${r.prefixHint}…) sandbox=${r.sandbox} countries=${r.countries.join(',')} domains=${r.domains?.join(',') ?? 'all'}${r.label ? ` label=${JSON.stringify(r.label)}` : ''}`;
@@ -147,95 +117,68 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
-  let sql: Sql;
-  try {
-    sql = await openState({ databaseUrl: io.env.DATABASE_URL, dataDir: io.env.DATA_DIR || './data' });
-  } catch (err) {
-    if (err instanceof StateLockedError) {
-      io.err(`keys: ${err.message}`);
-      return 2;
-    }
-    throw err;
-  }
-
-  try {
-    await migrate(sql);
-    const repo = createKeyRepository(sql);
-    switch (cmd.command) {
-      case 'create': {
-        const { key, record } = await repo.create({
-          countries: cmd.countries,
-          domains: cmd.domains,
-          sandbox: cmd.sandbox,
-          label: cmd.label,
-        });
-        io.out(key);
-        io.out('This key is shown once and cannot be shown again: store it now (only its fingerprint is kept).');
-        io.out(`created ${describe(record)}`);
-        io.out(`fingerprint ${record.fingerprint}`);
-        return 0;
-      }
-      case 'list': {
-        const keys = await repo.list();
-        if (keys.length === 0) {
-          io.out('no keys');
+  return withState('keys', io, async (sql) => {
+    try {
+      const repo = createKeyRepository(sql);
+      switch (cmd.command) {
+        case 'create': {
+          const { key, record } = await repo.create({
+            countries: cmd.countries,
+            domains: cmd.domains,
+            sandbox: cmd.sandbox,
+            label: cmd.label,
+          });
+          io.out(key);
+          io.out('This key is shown once and cannot be shown again: store it now (only its fingerprint is kept).');
+          io.out(`created ${describe(record)}`);
+          io.out(`fingerprint ${record.fingerprint}`);
           return 0;
         }
-        const rows = keys.map((k) => [
-          k.fingerprint.slice(0, 12),
-          k.prefixHint,
-          k.sandbox ? 'yes' : 'no',
-          k.countries.join(','),
-          k.domains?.join(',') ?? 'all',
-          fmtDate(k.createdAt),
-          fmtDate(k.revokedAt),
-          k.label ?? '',
-        ]);
-        for (const l of table(
-          ['FINGERPRINT', 'PREFIX', 'SANDBOX', 'COUNTRIES', 'DOMAINS', 'CREATED', 'REVOKED', 'LABEL'],
-          rows,
-        ))
-          io.out(l);
-        return 0;
+        case 'list': {
+          const keys = await repo.list();
+          if (keys.length === 0) {
+            io.out('no keys');
+            return 0;
+          }
+          const rows = keys.map((k) => [
+            k.fingerprint.slice(0, 12),
+            k.prefixHint,
+            k.sandbox ? 'yes' : 'no',
+            k.countries.join(','),
+            k.domains?.join(',') ?? 'all',
+            fmtDate(k.createdAt),
+            fmtDate(k.revokedAt),
+            k.label ?? '',
+          ]);
+          for (const l of table(
+            ['FINGERPRINT', 'PREFIX', 'SANDBOX', 'COUNTRIES', 'DOMAINS', 'CREATED', 'REVOKED', 'LABEL'],
+            rows,
+          ))
+            io.out(l);
+          return 0;
+        }
+        case 'revoke': {
+          const { record, alreadyRevoked } = await repo.revoke(cmd.target);
+          io.out(
+            alreadyRevoked
+              ? `already revoked at ${fmtDate(record.revokedAt)}: ${describe(record)}`
+              : `revoked ${describe(record)}`,
+          );
+          return 0;
+        }
       }
-      case 'revoke': {
-        const { record, alreadyRevoked } = await repo.revoke(cmd.target);
-        io.out(
-          alreadyRevoked
-            ? `already revoked at ${fmtDate(record.revokedAt)}: ${describe(record)}`
-            : `revoked ${describe(record)}`,
-        );
-        return 0;
+    } catch (err) {
+      if (err instanceof KeyValidationError) {
+        io.err(`keys: ${err.message}`);
+        return 2;
       }
+      if (err instanceof KeyNotFoundError || err instanceof AmbiguousKeyError) {
+        io.err(`keys: ${err.message}`);
+        return 1;
+      }
+      throw err;
     }
-  } catch (err) {
-    if (err instanceof KeyValidationError) {
-      io.err(`keys: ${err.message}`);
-      return 2;
-    }
-    if (err instanceof KeyNotFoundError || err instanceof AmbiguousKeyError) {
-      io.err(`keys: ${err.message}`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await sql.close();
-  }
+  });
 }
 
-const isEntryPoint = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (isEntryPoint) {
-  main(process.argv.slice(2), {
-    out: (l) => process.stdout.write(l + '\n'),
-    err: (l) => process.stderr.write(l + '\n'),
-    env: process.env,
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`keys: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfEntryPoint(import.meta.url, 'keys', main);

@@ -1,0 +1,93 @@
+/**
+ * What every operator command (keys, accounts, signin, marketplace) shares:
+ * its I/O, usage errors, table output, and opening the state store with the
+ * embedded store's lock reported clearly instead of corrupting it.
+ */
+import { pathToFileURL } from 'node:url';
+import { openState, StateLockedError, type Sql } from './state/sql.ts';
+import { migrate } from './state/migrations.ts';
+
+export interface CliIO {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Standard input, for secrets that must not appear on the command line. */
+  readStdin?: () => Promise<string>;
+}
+
+/** A mistake in the command line: exit code 2 with the usage. */
+export class UsageError extends Error {}
+
+export const splitList = (v: string): string[] =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+export function fmtDate(d: Date | null): string {
+  return d ? d.toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-';
+}
+
+/** Left-aligned columns with a dashed rule under the header. */
+export function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+/**
+ * Opens and migrates the state named by the environment (DATABASE_URL, else
+ * PGlite under DATA_DIR), runs `fn`, closes. Returns exit code 2 with a clear
+ * message when the embedded store is held by another process (the server).
+ */
+export async function withState(prog: string, io: CliIO, fn: (sql: Sql) => Promise<number>): Promise<number> {
+  let sql: Sql;
+  try {
+    sql = await openState({ databaseUrl: io.env.DATABASE_URL, dataDir: io.env.DATA_DIR || './data' });
+  } catch (err) {
+    if (err instanceof StateLockedError) {
+      io.err(`${prog}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  try {
+    await migrate(sql);
+    return await fn(sql);
+  } finally {
+    await sql.close();
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs `main` when `moduleUrl` is the script node was started with. */
+export function runIfEntryPoint(
+  moduleUrl: string,
+  prog: string,
+  main: (argv: string[], io: CliIO) => Promise<number>,
+): void {
+  if (process.argv[1] === undefined || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  main(process.argv.slice(2), {
+    out: (l) => process.stdout.write(l + '\n'),
+    err: (l) => process.stderr.write(l + '\n'),
+    env: process.env,
+    readStdin: () => readAll(process.stdin),
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`${prog}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
