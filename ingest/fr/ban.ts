@@ -7,7 +7,7 @@ import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
 import { cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
 import { createProgress } from '../core/progress.ts';
-import { registerIngestFunctions } from '../core/vector-functions.ts';
+import { sha256InBackground } from '../core/file-hash.ts';
 import { BAN_HEADER, BanRow, banPosition } from './ban-row.ts';
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
@@ -55,18 +55,24 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
   const stage = await Stage.open(ctx.dataDir, `fr-addresses-${partition}`);
   const c = stage.connection;
   const progress = createProgress(`fr.ban ${partition}`, await fileSize(input.path), ctx.progressOut);
+  // The input's checksum (for the manifest) is computed beside the job, on another thread.
+  const inputSha = input.sha256 ? Promise.resolve(input.sha256) : sha256InBackground(input.path);
+  inputSha.catch(() => {}); // awaited below; a failure surfaces there
   try {
-    registerIngestFunctions(c);
     await c.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
     const source = `read_csv(${q(input.path)}, delim = ';', header = true, all_varchar = true, quote = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`;
-    // Pass 1, before anything is written: how many rows, how many refused (the job may stop here).
-    // Structurally broken lines (wrong number of fields...) are kept by DuckDB with their line number (one error per missing field).
-    const [{ total, bad }] = (await withProgress(c, progress, () => c.runAndReadAll(
-      `SELECT count(*)::BIGINT AS total, count(*) FILTER (WHERE NOT (${BAN_ROW_SQL}))::BIGINT AS bad FROM ${source}`,
-    ))).getRowObjectsJS() as [{ total: bigint; bad: bigint }];
+    // The file is parsed once: the columns the table needs, and whether each row passes BanRow,
+    // go to a temporary table (memory, spilling to the stage folder). Nothing is written yet.
+    // Structurally broken lines (wrong number of fields...) are kept by DuckDB with their line number.
+    await withProgress(c, progress, () => c.run(
+      `CREATE TEMP TABLE raw AS SELECT ${BAN_STAGED_COLUMNS.join(', ')}, (${BAN_ROW_SQL}) AS ok FROM ${source}`,
+    ));
+    const [{ total, bad }] = (await c.runAndReadAll(
+      'SELECT count(*)::BIGINT AS total, count(*) FILTER (WHERE NOT ok)::BIGINT AS bad FROM raw',
+    )).getRowObjectsJS() as [{ total: bigint; bad: bigint }];
     const structural = (await c.runAndReadAll('SELECT line::BIGINT AS line, arg_min(error_message, column_idx) AS error_message, any_value(csv_line) AS csv_line FROM csv_rejects GROUP BY line ORDER BY line')).getRowObjectsJS() as { line: bigint; error_message: string; csv_line: string }[];
     const refused = structural.map((r) => ({ line: Number(r.line), reason: firstLine(r.error_message), raw: r.csv_line as unknown }));
-    if (bad > 0n) refused.push(...await invalidRows(c, input.path, source));
+    if (bad > 0n) refused.push(...await invalidRows(c, input.path));
     for (const r of refused.sort((a, b) => a.line - b.line)) rejects.add(r.line, r.reason, r.raw);
     const rows = Number(total) + structural.length;
     rejects.check(rows);
@@ -80,24 +86,28 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
       street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles',
       source: q(banSource.id),
     };
-    // Pass 2: DuckDB reads the file again and writes the sorted Parquet file; TypeScript computes per vector.
-    // Keys are computed once per distinct street and locality name (about one row in twenty), then joined.
-    const select = `WITH raw AS (SELECT * FROM read_csv(${q(input.path)}, delim = ';', header = true, all_varchar = true, quote = '"', ignore_errors = true) WHERE ${BAN_ROW_SQL}),
-      sk AS (SELECT v, street_key(v) AS k FROM (SELECT DISTINCT nom_voie AS v FROM raw)),
-      lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM raw))
+    // From the staged rows, DuckDB writes the sorted Parquet file; TypeScript computes per vector
+    // (H3 cells on every core). Keys are computed once per distinct street and locality name
+    // (about one row in twenty), then joined.
+    const select = `WITH valid AS (SELECT * FROM raw WHERE ok),
+      sk AS (SELECT v, street_key(v) AS k FROM (SELECT DISTINCT nom_voie AS v FROM valid)),
+      lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM valid))
       SELECT ${Object.entries(columns).map(([k, v]) => `CAST(${v} AS ${ADDRESS_COLUMNS[k as keyof typeof ADDRESS_COLUMNS]}) AS ${k}`).join(', ')}
-      FROM raw JOIN sk ON sk.v = raw.nom_voie JOIN lk ON lk.v = raw.nom_commune`;
-    const prepared = await withProgress(c, progress, () => stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell' }));
+      FROM valid JOIN sk ON sk.v = valid.nom_voie JOIN lk ON lk.v = valid.nom_commune`;
+    const prepared = await stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell' });
     progress.tick(rows);
     progress.done();
     await stage.close();
-    return await publish(ctx, 'fr', 'fr.ban', banSource, input, partition, [{ table: 'addresses', prepared }], rejects);
+    return await publish(ctx, 'fr', 'fr.ban', banSource, { ...input, sha256: await inputSha }, partition, [{ table: 'addresses', prepared }], rejects);
   } catch (e) {
     await rejects.close();
     await stage.close().catch(() => {});
     throw e;
   }
 }
+
+/** The BAN columns the addresses table is made of, those BanRow checks (the others are not kept). */
+const BAN_STAGED_COLUMNS = Object.keys(BanRow.shape);
 
 /** Ticks the progress bar from DuckDB's own progress while a query runs. */
 async function withProgress<T>(c: Stage['connection'], progress: ReturnType<typeof createProgress>, run: () => Promise<T>): Promise<T> {
@@ -113,9 +123,9 @@ function firstLine(s: string): string {
  * The rows the SQL check refused, judged by BanRow for their reason; their line numbers come
  * from one more streaming pass over the file, only when there are such rows.
  */
-async function invalidRows(c: Stage['connection'], path: string, source: string): Promise<{ line: number; reason: string; raw: unknown }[]> {
+async function invalidRows(c: Stage['connection'], path: string): Promise<{ line: number; reason: string; raw: unknown }[]> {
   const out: { line: number; reason: string; raw: unknown }[] = [];
-  const bad = (await c.runAndReadAll(`SELECT * FROM ${source} WHERE NOT (${BAN_ROW_SQL})`)).getRowObjectsJS() as Record<string, string | null>[];
+  const bad = (await c.runAndReadAll(`SELECT * EXCLUDE (ok) FROM raw WHERE NOT ok`)).getRowObjectsJS() as Record<string, string | null>[];
   const wanted = new Map<string, Record<string, string>>();
   for (const r of bad) {
     const record = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? '']));
@@ -129,12 +139,12 @@ async function invalidRows(c: Stage['connection'], path: string, source: string)
     wanted.delete(key);
     const parsed = BanRow.safeParse(r);
     const reason = !parsed.success ? parsed.error.issues.map((i) => i.message).join('; ') : (() => { const p = banPosition(parsed.data); return typeof p === 'string' ? p : 'refused by the SQL form of the row schema'; })();
-    out.push({ line, reason, raw: r });
+    out.push({ line, reason, raw: record });
     if (wanted.size === 0) break;
   }
   return out;
 }
 
 function rowKey(record: Record<string, string>): string {
-  return BAN_HEADER.map((c) => (record[c] ?? '').trim()).join('\u0001');
+  return BAN_STAGED_COLUMNS.map((c) => (record[c] ?? '').trim()).join('\u0001');
 }
