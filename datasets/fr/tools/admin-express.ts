@@ -1,7 +1,7 @@
 /**
  * ADMIN EXPRESS layer schemas and attribute values for the samples. Names, INSEE codes, populations
  * and EPCI come from @etalab/decoupage-administratif; identifiers (ID) are synthetic values written
- * in the published pattern; INSEE_CAN values are placeholders (see README).
+ * in the published pattern; INSEE_CAN is left blank (see README).
  */
 import { createRequire } from 'node:module';
 import type { DbfField, DbfValue } from './shapefile-writer.ts';
@@ -75,8 +75,6 @@ const STATUT: Record<string, string> = {
   '75056': "Capitale d'état",
   '97411': 'Préfecture de région',
 };
-/** Placeholder canton numbers (not checked against the COG). */
-const INSEE_CAN: Record<string, string> = { '75056': 'NR' };
 
 function commune(code: string): CogCommune {
   const c = communes.find((x) => x.code === code && x.type !== 'commune-deleguee' && x.type !== 'commune-associee');
@@ -99,7 +97,8 @@ export function communeRow(code: string, territory: string): Record<string, DbfV
     INSEE_COM: c.code,
     STATUT: STATUT[code] ?? 'Commune simple',
     POPULATION: c.population ?? null,
-    INSEE_CAN: INSEE_CAN[code] ?? '01',
+    // No canton source in reach (the COG package has none): left blank rather than guessed.
+    INSEE_CAN: '',
     INSEE_ARR: arr.slice(c.departement.length),
     INSEE_DEP: c.departement,
     INSEE_REG: c.region,
