@@ -13,6 +13,8 @@ import { openWarehouse } from './core/warehouse.ts';
 import { createGeocoder } from './location/geocoder/index.ts';
 import { preloadCoverage } from './location/coverage/index.ts';
 import { createResolvedAddresses } from './location/search/resolved.ts';
+import { createCredentialRepository } from './listing/credentials.ts';
+import { createListingStore } from './listing/store/index.ts';
 
 /**
  * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     geocoder: config.GEOCODER_URL ? createGeocoder({ baseUrl: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS }) : null,
     rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
     manifests: createManifests(dataDir),
+    listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
   });
   // Tables published by an ingest while the server runs are picked up within a few seconds.
