@@ -18,7 +18,7 @@ describe.each(backends)('listing versions on $name', (backend) => {
     const db = await backend.open();
     f = await listingFixture(db.sql);
     cleanup = async () => { await f.close(); await db.cleanup(); };
-    const post = async (path: string, payload: unknown) => {
+    const post = async (path: string, payload: object) => {
       const r = await f.t.app.inject({ method: 'POST', url: `${PREFIX['3.2']}${path}?mls_board=gmtl`, headers: f.auth, payload });
       expect(r.statusCode, r.body).toBe(201);
       return r.json().data.id as number;
