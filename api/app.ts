@@ -19,7 +19,7 @@ import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
 import { docsPage } from './core/docs-page.ts';
 import { listingOpenApi } from './listing/openapi.ts';
-import { registerListing } from './listing/plugin.ts';
+import { registerListing, sendListingFrameworkError } from './listing/plugin.ts';
 import type { CredentialRepository } from './listing/credentials.ts';
 import type { ListingStore } from './listing/store/index.ts';
 
@@ -52,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', String(request.id));
+      if (sendListingFrameworkError(request, reply)) return;
       reply.header('X-Api-Version', API_VERSION);
       sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
     },

@@ -134,6 +134,21 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+const PREFIX_OF_URL = /^\/[^/?]+\/api\/(v3(?:\.\d+)?)(?:[/?]|$)/;
+
+/**
+ * Errors the router raises before any context is chosen (a malformed URL): answered here with
+ * the listing body when the URL is under a listing prefix. Returns false for other URLs.
+ */
+export function sendListingFrameworkError(request: FastifyRequest, reply: FastifyReply): boolean {
+  const m = PREFIX_OF_URL.exec(request.url);
+  const version = m && VERSIONS.find((v) => v.prefix === m[1]);
+  if (!version) return false;
+  reply.header('X-Api-Version', version.version);
+  void reply.code(400).type('application/json; charset=utf-8').send({ errors: 'malformed URL' });
+  return true;
+}
+
 /** Registers the three prefixes; each is its own encapsulation context. */
 export async function registerListing(app: FastifyInstance, deps: ListingDeps): Promise<ListingRoute[]> {
   const routes = listingRoutes(deps.store);

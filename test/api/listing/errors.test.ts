@@ -125,6 +125,10 @@ describe.each(backends)('listing errors on $name', (backend) => {
       const r = await f.t.app.inject({ method: 'POST', url: `${PREFIX[v]}/properties?mls_board=gmtl`, headers: { ...f.auth, 'content-type': 'application/json' }, payload: '{"price": ' });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toEqual({ errors: 'the request body is not valid JSON' });
+      const malformed = await f.t.app.inject({ url: `${PREFIX[v]}/properties/%E0%A4%A?mls_board=gmtl`, headers: f.auth });
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.headers['x-api-version']).toBe(v);
+      expect(ListingErrorBody.parse(malformed.json()).errors).toBe('malformed URL');
     }
   });
 
