@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const sandbox = sql.kind === 'pglite' ? await localSandboxKey(keys, dataDir) : null;
   console.log(`\nLocation data service listening on ${address}`);
   console.log(`  documentation: ${address}/docs   contract: ${address}/openapi.json`);
+  console.log(`  listing API: ${address}/fr/api/v3.2/properties/search?mls_board=SLUG (credentials: npm run listing -- credentials create --boards SLUG)`);
   if (sandbox) {
     console.log(`  sandbox key (fr, ca, be): ${sandbox}`);
     console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=18+rue+de+Bretagne+75003+Paris"`);

@@ -80,6 +80,7 @@ export function createCredentialRepository(sql: Sql) {
       [ref],
     );
     if (rows.length === 0) throw new CredentialError(`credentials ${ref} not found (give the id or the apiKey hint)`, 'not_found');
+    if (rows.length > 1) throw new CredentialError(`several credentials have the hint ${ref}: give the id (${rows.map((r) => r.id).join(', ')})`, 'invalid');
     return rows[0];
   }
 

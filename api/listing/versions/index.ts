@@ -39,23 +39,23 @@ export const VERSIONS: readonly VersionDef[] = [
 ];
 
 /** The versions from the newest down to `target`, the newest excluded: the changes to apply. */
-function path(target: ListingVersion): readonly VersionDef[] {
-  const i = VERSIONS.findIndex((v) => v.version === target);
+function path(target: string, versions: readonly VersionDef[]): readonly VersionDef[] {
+  const i = versions.findIndex((v) => v.version === target);
   if (i < 0) throw new Error(`unknown listing version ${target}`);
-  return VERSIONS.slice(1, i + 1);
+  return versions.slice(1, i + 1);
 }
 
-/** A 3.2 response body in the shape of `target`. */
-export function downgradeResponse(kind: ResponseKind, body: unknown, target: ListingVersion, ctx: ChangeContext): unknown {
+/** A newest-shape response body in the shape of `target`. */
+export function downgradeResponse(kind: ResponseKind, body: unknown, target: string, ctx: ChangeContext, versions: readonly VersionDef[] = VERSIONS): unknown {
   let out = body;
-  for (const v of path(target)) for (const c of v.changes) out = c.responses?.[kind]?.(out, ctx) ?? out;
+  for (const v of path(target, versions)) for (const c of v.changes) out = c.responses?.[kind]?.(out, ctx) ?? out;
   return out;
 }
 
 /** The status and message of an error in `target`. */
-export function downgradeError(error: ListingError, target: ListingVersion, ctx: ChangeContext): { status: number; message: string } {
+export function downgradeError(error: ListingError, target: string, ctx: ChangeContext, versions: readonly VersionDef[] = VERSIONS): { status: number; message: string } {
   let e: VersionedError = { status: STATUS_3_2[error.kind], message: error.message, error };
-  for (const v of path(target)) for (const c of v.changes) e = c.error?.(e, ctx) ?? e;
+  for (const v of path(target, versions)) for (const c of v.changes) e = c.error?.(e, ctx) ?? e;
   return { status: e.status, message: e.message };
 }
 
