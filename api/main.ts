@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
     manifests: createManifests(dataDir),
     listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
-    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.apikey', 'req.headers.apitoken'] },
   });
   // Tables published by an ingest while the server runs are picked up within a few seconds.
   const watch = setInterval(() => {
