@@ -59,3 +59,14 @@ describe('listing version changes', () => {
     expect(downgradeResponse('property.one', body, '3.0', ctx(), withNext)).toEqual({ data: { rent: 1500, address: {}, life_lease: null, area_formatted: null, area_converted: {} } });
   });
 });
+
+describe('listing configuration', () => {
+  it('LISTING_V3_SUNSET takes a date or a timestamp; anything else stops the start with the variable named', async () => {
+    const { loadConfig } = await import('../../../api/config.ts');
+    expect(loadConfig({ LISTING_V3_SUNSET: '2027-06-30' }).LISTING_V3_SUNSET).toBe('2027-06-30');
+    expect(loadConfig({ LISTING_V3_SUNSET: '2027-06-30T00:00:00+02:00' }).LISTING_V3_SUNSET).toBe('2027-06-30T00:00:00+02:00');
+    expect(loadConfig({}).LISTING_V3_SUNSET).toBeUndefined();
+    expect(() => loadConfig({ LISTING_V3_SUNSET: 'next summer' })).toThrow(/LISTING_V3_SUNSET/);
+    expect(() => loadConfig({ LISTING_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/LISTING_RATE_LIMIT_PER_MINUTE/);
+  });
+});
