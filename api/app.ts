@@ -18,6 +18,10 @@ import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
 import { docsPage } from './core/docs-page.ts';
+import { listingOpenApi } from './listing/openapi.ts';
+import { registerListing, sendListingFrameworkError } from './listing/plugin.ts';
+import type { CredentialRepository } from './listing/credentials.ts';
+import type { ListingStore } from './listing/store/index.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
 export interface AppDeps {
@@ -29,6 +33,8 @@ export interface AppDeps {
   geocoder: Geocoder | null;
   rateLimiter: RateLimiter;
   manifests: Manifests;
+  /** Listing API state: properties, agencies, users, gateways and its credentials. */
+  listing: { store: ListingStore; credentials: CredentialRepository };
   logger?: boolean | object;
 }
 
@@ -46,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', String(request.id));
+      if (sendListingFrameworkError(request, reply)) return;
       reply.header('X-Api-Version', API_VERSION);
       sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
     },
@@ -66,7 +73,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
   }
 
-  const document = openApiDocument(routes, { version: API_VERSION });
+  // The listing API: its own prefixes, error body and credentials (api/listing/plugin.ts).
+  const listingRoutes = await registerListing(app, { ...deps.listing, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
+
+  const document = openApiDocument(routes, { version: API_VERSION }, [listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET)]);
   app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);
   app.get('/docs', { config: { policy: { auth: false, units: 0 } } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(document)));
   app.get('/health', { config: { policy: { auth: false, units: 0 } } }, async () => ({ status: 'ok' }));

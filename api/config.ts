@@ -20,6 +20,9 @@ export const ConfigSchema = z.object({
   QUOTA_UNITS_PER_MONTH: int(100_000, 1),
   SANDBOX_QUOTA_UNITS_PER_MONTH: int(1_000, 1),
   MAINTENANCE_UNTIL: z.string().datetime().optional(),
+  /** End of support of listing API 3.0 (/api/v3/): announced by Deprecation and Sunset headers. */
+  LISTING_V3_SUNSET: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+  LISTING_RATE_LIMIT_PER_MINUTE: int(600, 1),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 

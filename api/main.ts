@@ -13,6 +13,8 @@ import { openWarehouse } from './core/warehouse.ts';
 import { createGeocoder } from './location/geocoder/index.ts';
 import { preloadCoverage } from './location/coverage/index.ts';
 import { createResolvedAddresses } from './location/search/resolved.ts';
+import { createCredentialRepository } from './listing/credentials.ts';
+import { createListingStore } from './listing/store/index.ts';
 
 /**
  * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
@@ -43,7 +45,8 @@ async function main(): Promise<void> {
     geocoder: config.GEOCODER_URL ? createGeocoder({ baseUrl: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS }) : null,
     rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
     manifests: createManifests(dataDir),
-    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
+    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.apikey', 'req.headers.apitoken'] },
   });
   // Tables published by an ingest while the server runs are picked up within a few seconds.
   const watch = setInterval(() => {
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
   const sandbox = sql.kind === 'pglite' ? await localSandboxKey(keys, dataDir) : null;
   console.log(`\nLocation data service listening on ${address}`);
   console.log(`  documentation: ${address}/docs   contract: ${address}/openapi.json`);
+  console.log(`  listing API: ${address}/fr/api/v3.2/properties/search?mls_board=SLUG (credentials: npm run listing -- credentials create --boards SLUG)`);
   if (sandbox) {
     console.log(`  sandbox key (fr, ca, be): ${sandbox}`);
     console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=18+rue+de+Bretagne+75003+Paris"`);

@@ -17,6 +17,8 @@ import { migrate } from '../api/core/state/migrations.ts';
 import { openPglite } from '../api/core/state/sql.ts';
 import { openWarehouse } from '../api/core/warehouse.ts';
 import { createResolvedAddresses } from '../api/location/search/resolved.ts';
+import { createCredentialRepository } from '../api/listing/credentials.ts';
+import { createListingStore } from '../api/listing/store/index.ts';
 import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { locate } from '../api/location/locate.ts';
 
@@ -78,6 +80,7 @@ async function benchLookups(addresses: number, queries: number) {
   const app = await buildApp({
     config: loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' }),
     clock: systemClock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
+    listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
   });
   const rand = rng(7);
   const addressRows = await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE source = 'fr.ban' USING SAMPLE ${queries} ROWS (reservoir, 7)`);

@@ -5,8 +5,15 @@ import type { AnyRoute } from './routes.ts';
 const jsonSchema = (s: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
 
-/** The OpenAPI 3.1 document, generated from the routes' zod schemas. */
-export function openApiDocument(routes: AnyRoute[], info: { version: string }) {
+/** Paths and components a module documents itself (routes outside the RouteSpec model). */
+export interface OpenApiPart {
+  paths: Record<string, Record<string, unknown>>;
+  securitySchemes?: Record<string, unknown>;
+  schemas?: Record<string, unknown>;
+}
+
+/** The OpenAPI 3.1 document, generated from the routes' zod schemas, with the modules' own parts. */
+export function openApiDocument(routes: AnyRoute[], info: { version: string }, parts: OpenApiPart[] = []) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const url = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -34,14 +41,18 @@ export function openApiDocument(routes: AnyRoute[], info: { version: string }) {
       security: r.policy.auth ? [{ apiKey: [] }] : [], responses,
     };
   }
+  for (const part of parts) Object.assign(paths, part.paths);
   return {
     openapi: '3.1.0',
     info: { title: 'Location data service', version: info.version, description: 'Public data about a place in France, Quebec and Belgium (spec: location-data-service.md).' },
     servers: [{ url: '/' }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_... or svc_test_... key' } },
-      schemas: { ErrorBody: jsonSchema(ErrorBody, 'output') },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'svc_live_... or svc_test_... key' },
+        ...Object.assign({}, ...parts.map((p) => p.securitySchemes ?? {})),
+      },
+      schemas: { ErrorBody: jsonSchema(ErrorBody, 'output'), ...Object.assign({}, ...parts.map((p) => p.schemas ?? {})) },
     },
   };
 }

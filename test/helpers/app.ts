@@ -10,6 +10,8 @@ import { openPglite, type Sql } from '../../api/core/state/sql.ts';
 import { openWarehouse, type Warehouse } from '../../api/core/warehouse.ts';
 import type { Geocoder } from '../../api/location/geocoder/index.ts';
 import { createResolvedAddresses } from '../../api/location/search/resolved.ts';
+import { createCredentialRepository } from '../../api/listing/credentials.ts';
+import { createListingStore, type ListingStore } from '../../api/listing/store/index.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,7 +25,7 @@ export interface TestApp {
 }
 
 /** The real app on a data folder, with an in-memory PGlite and a clock the test moves. */
-export async function buildTestApp(dataDir: string, opts: { env?: Record<string, string>; geocoder?: Geocoder | null; sql?: Sql; logger?: object } = {}): Promise<TestApp> {
+export async function buildTestApp(dataDir: string, opts: { env?: Record<string, string>; geocoder?: Geocoder | null; sql?: Sql; logger?: object; listingStore?: ListingStore } = {}): Promise<TestApp> {
   const config: Config = loadConfig({ DATA_DIR: dataDir, ...opts.env });
   // Starting PGlite takes seconds: tests building several apps share one store.
   const ownSql = !opts.sql;
@@ -36,6 +38,7 @@ export async function buildTestApp(dataDir: string, opts: { env?: Record<string,
   const app = await buildApp({
     config, clock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: opts.geocoder ?? null,
     rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir), logger: opts.logger,
+    listing: { store: opts.listingStore ?? createListingStore(sql), credentials: createCredentialRepository(sql) },
   });
   const { key } = await keys.create({ countries: ['fr', 'ca', 'be'], sandbox: false, label: 'test' });
   return {
