@@ -13,6 +13,10 @@ import { ingestBanFile } from './fr/ban.ts';
 import { ingestFrZones } from './fr/zones.ts';
 import { ingestGenericZones } from './generic/zones.ts';
 import { ingestGenericAddresses } from './generic/addresses.ts';
+import { bestSource } from '../datasets/be/best/source.ts';
+import { refnisSource, statbelSectorsSource } from '../datasets/be/statbel-sectors/source.ts';
+import { ingestBeZones } from './be/zones.ts';
+import { ingestBestFile } from './be/best.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -95,6 +99,42 @@ export const JOBS: Job[] = [
     ],
   },
   {
+    id: 'be.zones',
+    summary: 'Statbel statistical sectors (regions, provinces, arrondissements, communes, sections, sectors; Lambert 72 or 2008), or a commune boundary file with the REFNIS list -> be/zones, be/zone_cells',
+    sources: [statbelSectorsSource, refnisSource],
+    usage: 'be.zones --input <sectors .geojson | .shp | .zip> [--refnis REFNIS.csv] | --input <communes file> --code-property P --refnis REFNIS.csv [--name-property P] [--encoding E] [--layer NAME] [--crs EPSG:NNNN]',
+    async run(ctx, argv) {
+      const o = args(argv, {
+        input: { type: 'string' }, refnis: { type: 'string' }, 'code-property': { type: 'string' }, 'name-property': { type: 'string' },
+        encoding: { type: 'string' }, layer: { type: 'string' }, crs: { type: 'string' },
+      });
+      if (o['code-property'] && !o.refnis) throw new UsageError('--code-property (a commune boundary file) needs --refnis');
+      return ingestBeZones(ctx, {
+        input: requireInput(o.input), refnis: o.refnis === undefined ? undefined : requireInput(o.refnis), codeProperty: o['code-property'],
+        nameProperty: o['name-property'], encoding: o.encoding, layer: o.layer, crs: o.crs,
+      });
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/be/statbel-sectors/sh_statbel_statistical_sectors_3812_20240101.geojson'), '--refnis', join(REPO_ROOT, 'datasets/be/statbel-sectors/REFNIS_2024.csv')]],
+  },
+  {
+    id: 'be.best',
+    summary: 'BeST Address per region (openaddress-bebru/bevlg/bewal.csv; street and municipality names in French, Dutch and German) -> be/addresses',
+    sources: [bestSource],
+    usage: 'be.best --input <openaddress-beXXX.csv | folder>',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' } });
+      const input = requireInput(o.input);
+      const files = statSync(input).isDirectory()
+        ? readdirSync(input).filter((f) => /^openaddress-be.+\.csv(\.gz)?$/i.test(f)).sort().map((f) => join(input, f))
+        : [input];
+      if (files.length === 0) throw new UsageError(`no openaddress-beXXX.csv file in ${input}`);
+      const out: PartitionSummary[] = [];
+      for (const file of files) out.push(...await ingestBestFile(ctx, { path: file }));
+      return out;
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/be/best')]],
+  },
+  {
     id: 'zones',
     summary: 'Boundary file of any producer (GeoJSON or Shapefile, any CRS) as one zone level -> <country>/zones, <country>/zone_cells',
     sources: [],
@@ -154,7 +194,7 @@ export function jobById(id: string): Job | undefined {
 
 /** Runs every job on the committed samples (zones first, so addresses can be checked against them). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban'];
+  const order = ['fr.zones', 'fr.ban', 'be.zones', 'be.best'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;
