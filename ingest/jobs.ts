@@ -17,6 +17,9 @@ import { bestSource } from '../datasets/be/best/source.ts';
 import { refnisSource, statbelSectorsSource } from '../datasets/be/statbel-sectors/source.ts';
 import { ingestBeZones } from './be/zones.ts';
 import { ingestBestFile } from './be/best.ts';
+import { adressesQuebecSource, fsaSource, montrealLimitsSource, munSource, rentalAreasSource, sdaSource } from '../datasets/ca/sources.ts';
+import { ingestCaZones } from './ca/zones.ts';
+import { ingestAdressesQuebec } from './ca/adresses-quebec.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -97,6 +100,35 @@ export const JOBS: Job[] = [
       ['--input', join(REPO_ROOT, 'datasets/fr/admin-express-974')],
       ['--input', join(REPO_ROOT, 'datasets/fr/contours-iris')],
     ],
+  },
+  {
+    id: 'ca.zones',
+    summary: 'Quebec zones: SDA regions, MRC, municipalities, arrondissements (named from MAMH MUN.csv), Montreal limadmin, Statistics Canada FSA (EPSG:3347), rental-survey neighbourhoods -> ca/zones, ca/zone_cells',
+    sources: [sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource],
+    usage: 'ca.zones [--sda <folder | layer.shp>] [--mun MUN.csv] [--montreal limadmin.geojson] [--fsa lfsa000b21a_e.shp] [--rental <neighbourhoods .shp>] [--encoding E]',
+    async run(ctx, argv) {
+      const o = args(argv, {
+        sda: { type: 'string' }, mun: { type: 'string' }, montreal: { type: 'string' }, fsa: { type: 'string' }, rental: { type: 'string' }, encoding: { type: 'string' },
+      });
+      if (!o.sda && !o.montreal && !o.fsa && !o.rental) throw new UsageError('give at least one of --sda, --montreal, --fsa, --rental');
+      const opt = (v: string | undefined) => (v === undefined ? undefined : requireInput(v));
+      return ingestCaZones(ctx, { sda: opt(o.sda), mun: opt(o.mun), montreal: opt(o.montreal), fsa: opt(o.fsa), rental: opt(o.rental), encoding: o.encoding });
+    },
+    samples: [[
+      '--sda', join(REPO_ROOT, 'datasets/ca/sda'), '--mun', join(REPO_ROOT, 'datasets/ca/mun/MUN.csv'),
+      '--fsa', join(REPO_ROOT, 'datasets/ca/fsa/lfsa000b21a_e.shp'), '--rental', join(REPO_ROOT, 'datasets/ca/rental-areas/quartiers_enquete_locative.shp'),
+    ]],
+  },
+  {
+    id: 'ca.adresses-quebec',
+    summary: 'Adresses Québec civic addresses (CSV export, NAD83 / Quebec Lambert EPSG:32198) -> ca/addresses',
+    sources: [adressesQuebecSource],
+    usage: 'ca.adresses-quebec --input <AQ_adresses.csv> [--crs EPSG:NNNN]',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, crs: { type: 'string' } });
+      return ingestAdressesQuebec(ctx, { path: requireInput(o.input) }, o.crs);
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/ca/adresses-quebec/AQ_adresses.csv')]],
   },
   {
     id: 'be.zones',
@@ -194,7 +226,7 @@ export function jobById(id: string): Job | undefined {
 
 /** Runs every job on the committed samples (zones first, so addresses can be checked against them). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban', 'be.zones', 'be.best'];
+  const order = ['fr.zones', 'fr.ban', 'ca.zones', 'ca.adresses-quebec', 'be.zones', 'be.best'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;
