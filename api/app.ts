@@ -17,6 +17,7 @@ import { countryLocationRoutes } from './location/routes.ts';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
+import { variantRoutes } from './location/variant/routes.ts';
 import { docsPage } from './core/docs-page.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
@@ -65,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
     for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
   }
+  // The multi-country variant (spec 4.5), without a country prefix.
+  for (const route of variantRoutes(locationDeps)) registerRoute(app, route, routes);
 
   const document = openApiDocument(routes, { version: API_VERSION });
   app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);

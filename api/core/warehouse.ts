@@ -35,7 +35,7 @@ const TABLES = ['addresses', 'zones', 'zone_cells'];
  */
 const MEMORY_TABLES: Record<string, { from: string; select: string }> = {
   zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
-  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code FROM {src} GROUP BY level, code' },
+  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code, any_value(source) AS source FROM {src} GROUP BY level, code' },
   // One row per street of a locality, with the envelope of its cells: address search reads only there.
   // Keys holding several language variants (Belgium: "grand place|grote markt") give one row per variant.
   streets: { from: 'addresses', select: `SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM (

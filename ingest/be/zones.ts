@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { MultiPolygon, Polygon } from 'geojson';
-import { statbelSectorsSource } from '../../datasets/be/statbel-sectors/source.ts';
+import { refnisSource, statbelSectorsSource } from '../../datasets/be/statbel-sectors/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import type { JobContext, PartitionSummary } from '../core/job.ts';
 import { prop } from '../core/ingest-zones.ts';
@@ -115,7 +115,8 @@ export async function ingestBeZones(ctx: JobContext, o: BeZonesOptions): Promise
   if (o.codeProperty && !refnis) throw new Error('a commune boundary file needs the REFNIS list (--refnis) for its wider zones');
   const stem = basename(o.input).replace(/\.(geojson|json|shp|zip)$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
   const partition = `statbel.${stem}`;
-  const source: Source = o.codeProperty ? { ...statbelSectorsSource, id: 'be.zones.communes', name: `${basename(o.input)} with the REFNIS list` } : statbelSectorsSource;
+  // A commune file's zones are named and nested by the REFNIS list: that is the catalogued source.
+  const source: Source = o.codeProperty ? refnisSource : statbelSectorsSource;
   const rejects = new Rejects(ctx.dataDir, 'be', 'zones', partition, ctx.maxRejectShare);
   await rejects.init();
   const tree = new ZoneTree();

@@ -15,9 +15,11 @@ export interface OfficialAddress {
   label: string;
   parcels: string | null;
   locality_key: string;
+  /** Catalogue id of the address file. */
+  source: string;
 }
 
-const COLUMNS = 'id, longitude, latitude, number, rep, street, postcode, locality_code, locality_name, label, parcels, locality_key';
+const COLUMNS = 'id, longitude, latitude, number, rep, street, postcode, locality_code, locality_name, label, parcels, locality_key, source';
 
 /** Municipal arrondissement codes of a city's arrondissement number (Paris 751xx, Lyon 6938x, Marseille 132xx). */
 function arrondissementCode(city: string | null, n: number): string | null {
