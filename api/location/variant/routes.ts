@@ -43,7 +43,7 @@ function variantEnvelope<D>(request: FastifyRequest, clock: Clock, data: D, warn
   };
 }
 
-const countryParam = z.string().trim().toUpperCase().pipe(VariantCountry).optional()
+const countryParam = z.enum(['FR', 'BE', 'CA', 'fr', 'be', 'ca']).transform((c) => c.toUpperCase() as z.infer<typeof VariantCountry>).optional()
   .describe('FR, BE or CA: the country to search in, for a city existing in several countries');
 
 /** The multi-country variant (spec 4.5): location without a country prefix, and the coverage catalog. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobById } from '../../../ingest/jobs.ts';
-import { LocationResponse } from '../../../api/location/routes.ts';
+import { CatalogDomainsResponse, CatalogFieldsResponse, LocationResponse } from '../../../api/location/routes.ts';
 import { ZoneChildrenResponse, ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
@@ -109,5 +109,32 @@ describe('Belgian zone routes', () => {
     const res = await get('/api/v1/be/zones/locality/99999');
     expect(res.statusCode).toBe(404);
     expect(ErrorBody.parse(res.json()).error.code).toBe('zone_not_found');
+  });
+});
+
+describe('Belgian catalog routes', () => {
+  it('lists the domains with their routes and fields, location served here', async () => {
+    const res = await get('/api/v1/be/catalog/domains?locale=en');
+    expect(res.statusCode).toBe(200);
+    const { domains } = CatalogDomainsResponse.parse(res.json()).data;
+    expect(domains.map((d) => d.id)).toEqual(['location', 'risks', 'market', 'places', 'access', 'residents', 'urbanism']);
+    const location = domains[0]!;
+    expect(location).toMatchObject({ label: 'Location', served: true, routes: ['/api/v1/be/location', '/api/v1/be/report'] });
+    expect(location.fields).toContain('zones.sublocality_level2');
+    expect(domains.find((d) => d.id === 'residents')).toMatchObject({ served: false, fields: expect.arrayContaining(['income.taxable_median']) });
+    // Catalog routes consume no unit.
+    const quota = Number(res.headers['x-quota-remaining']);
+    const again = await get('/api/v1/be/catalog/domains');
+    expect(Number(again.headers['x-quota-remaining'])).toBe(quota);
+  });
+
+  it('defines each field with its unit, update rhythm and coverage, BeST covering the three regions', async () => {
+    const { fields } = CatalogFieldsResponse.parse((await get('/api/v1/be/catalog/fields')).json()).data;
+    const address = fields.find((f) => f.id === 'location.address')!;
+    expect(address).toMatchObject({ label: 'Adresse', unit: null, update_frequency: 'weekly', sources: ['be.best'] });
+    expect(address.coverage).toEqual({ status: 'available', territories: ['Brussels-Capital Region', 'Flemish Region', 'Walloon Region'], updated_on: '2026-11-20' });
+    const province = fields.find((f) => f.id === 'location.zones.administrative_area_level2')!;
+    expect(province.definition).toContain('Bruxelles-Capitale');
+    expect(province.coverage.status).toBe('available');
   });
 });
