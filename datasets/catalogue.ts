@@ -5,14 +5,14 @@ import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
-import { adressesQuebecSource, fsaSource, montrealLimitsSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
+import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
 
 export type { Source } from './source.ts';
 
 /** Every source the platform knows, by id. */
 export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource,
-  sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource,
+  sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource,
 ];
 

@@ -17,9 +17,10 @@ import { bestSource } from '../datasets/be/best/source.ts';
 import { refnisSource, statbelSectorsSource } from '../datasets/be/statbel-sectors/source.ts';
 import { ingestBeZones } from './be/zones.ts';
 import { ingestBestFile } from './be/best.ts';
-import { adressesQuebecSource, fsaSource, montrealLimitsSource, munSource, rentalAreasSource, sdaSource } from '../datasets/ca/sources.ts';
+import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from '../datasets/ca/sources.ts';
 import { ingestCaZones } from './ca/zones.ts';
 import { ingestAdressesQuebec } from './ca/adresses-quebec.ts';
+import { ingestMontrealRoll } from './ca/roll.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -131,6 +132,17 @@ export const JOBS: Job[] = [
     samples: [['--input', join(REPO_ROOT, 'datasets/ca/adresses-quebec/AQ_adresses.csv')]],
   },
   {
+    id: 'ca.montreal-roll',
+    summary: "Montreal's assessment roll units (uniteevaluationfonciere.csv): civic numbers the official addresses lack, placed along their street, zipcode null -> ca/addresses",
+    sources: [montrealRollSource],
+    usage: 'ca.montreal-roll --input <uniteevaluationfonciere.csv>   (after ca.adresses-quebec or the addresses job)',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' } });
+      return ingestMontrealRoll(ctx, { path: requireInput(o.input) });
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/ca/role-montreal/uniteevaluationfonciere.csv')]],
+  },
+  {
     id: 'be.zones',
     summary: 'Statbel statistical sectors (regions, provinces, arrondissements, communes, sections, sectors; Lambert 72 or 2008), or a commune boundary file with the REFNIS list -> be/zones, be/zone_cells',
     sources: [statbelSectorsSource, refnisSource],
@@ -226,7 +238,7 @@ export function jobById(id: string): Job | undefined {
 
 /** Runs every job on the committed samples (zones first, so addresses can be checked against them). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban', 'ca.zones', 'ca.adresses-quebec', 'be.zones', 'be.best'];
+  const order = ['fr.zones', 'fr.ban', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;

@@ -107,7 +107,9 @@ function adresses(): void {
   const rows: [number, string, string, string, string, string, string, string, string, string, number, number][] = [
     [1354021, '4115', '', 'rue', '', 'Saint-Denis', '', '66023', 'Montréal', 'H2W2M7', 45.52050, -73.57900],
     [1354022, '4117', '', 'rue', '', 'Saint-Denis', '', '66023', 'Montréal', 'H2W2M7', 45.52058, -73.57906],
+    [1354027, '4129', '', 'rue', '', 'Saint-Denis', '', '66023', 'Montréal', 'H2W2M7', 45.52082, -73.57924],
     [1360551, '200', '', 'avenue', 'du', 'Mont-Royal', 'Est', '66023', 'Montréal', 'H2T1P1', 45.52350, -73.58550],
+    [1360560, '220', '', 'avenue', 'du', 'Mont-Royal', 'Est', '66023', 'Montréal', 'H2T1P1', 45.52368, -73.58512],
     [1361877, '4500', '', 'boulevard', '', 'Saint-Laurent', '', '66023', 'Montréal', 'H2T1R2', 45.52300, -73.58850],
     [1420115, '3101', '', 'boulevard', '', 'Édouard-Montpetit', '', '66023', 'Montréal', 'H3T1K3', 45.50116, -73.61550],
     [1420986, '5400', '', 'chemin', 'de la', 'Côte-des-Neiges', '', '66023', 'Montréal', 'H3T1Y2', 45.49700, -73.62300],
@@ -121,8 +123,28 @@ function adresses(): void {
   writeFileSync(join(here, 'adresses-quebec/AQ_adresses.csv'), `${header}\n${lines.join('\n')}\n`);
 }
 
+/** Montreal's assessment roll units (uniteevaluationfonciere.csv): text quoted, numbers bare, civic numbers right-aligned. */
+function roll(): void {
+  const header = 'ID_UEV,CIVIQUE_DEBUT,CIVIQUE_FIN,NOM_RUE,SUITE_DEBUT,MUNICIPALITE,ETAGE_HORS_SOL,NOMBRE_LOGEMENT,ANNEE_CONSTRUCTION,CODE_UTILISATION,LETTRE_DEBUT,LETTRE_FIN,LIBELLE_UTILISATION,CATEGORIE_UEF,MATRICULE83,SUPERFICIE_TERRAIN,SUPERFICIE_BATIMENT,NO_ARROND_ILE_CUM';
+  const q = (v: string) => `"${v}"`;
+  const civic = (n: string) => q(n.padStart(5, ' '));
+  const rows: [string, string, string, string, string, number, number, number, string, string, string, string, number, number][] = [
+    // 4115 is in Adresses Québec: the roll adds nothing there.
+    ['01042801', '4115', '4115', 'rue Saint-Denis  (MTL)', '', 3, 3, 1905, '1000', 'Logement', 'Régulier', '9842-90-1146-2-000-0000', 180, 402],
+    // 4121 (two condominium units) and 4125 are missing from the official addresses.
+    ['05210311', '4121', '4121', 'rue Saint-Denis  (MTL)', '    1', 3, 1, 1905, '1000', 'Logement', 'Condominium', '9842-90-1352-5-001-0001', 61, 88],
+    ['05210312', '4121', '4121', 'rue Saint-Denis  (MTL)', '    2', 3, 1, 1905, '1000', 'Logement', 'Condominium', '9842-90-1352-5-001-0002', 61, 91],
+    ['01042805', '4125', '4127', 'rue Saint-Denis  (MTL)', '', 3, 2, 1910, '1000', 'Logement', 'Régulier', '9842-90-1558-9-000-0000', 176, 355],
+    ['01051730', '210', '214', 'avenue du Mont-Royal Est  (MTL)', '', 3, 2, 1912, '5010', 'Immeuble commercial', 'Régulier', '9842-81-4923-7-000-0000', 205, 520],
+  ];
+  const lines = rows.map(([id, from, to, street, suite, floors, dwellings, year, use, label, cat, matricule, land, building]) =>
+    [q(id), civic(from), civic(to), q(street), suite ? q(suite) : '', q('50'), floors, dwellings, year, q(use), '', '', q(label), q(cat), q(matricule), land, building, q('REM21')].join(','));
+  writeFileSync(join(here, 'role-montreal/uniteevaluationfonciere.csv'), `${header}\n${lines.join('\n')}\n`);
+}
+
 sda();
 mun();
+roll();
 fsa();
 rental();
 adresses();

@@ -47,3 +47,10 @@ export const adressesQuebecSource: Source = {
   download_url: null, format: 'csv', crs: 'EPSG:32198 (NAD83 / Quebec Lambert)', encoding: 'utf-8', update_frequency: 'monthly',
   tables: ['addresses'], sample: 'datasets/ca/adresses-quebec',
 };
+
+export const montrealRollSource: Source = {
+  id: 'ca.montreal-roll', country: 'ca', name: "Unités d'évaluation foncière (rôle d'évaluation de l'agglomération de Montréal)",
+  producer: "Ville de Montréal, Service de l'évaluation foncière", ...CC_BY, attribution: 'Ville de Montréal, rôle d’évaluation foncière',
+  url: 'https://donnees.montreal.ca/dataset/unites-evaluation-fonciere', download_url: null, format: 'csv', crs: 'none (placed along the street from the official addresses)',
+  encoding: 'utf-8', update_frequency: 'yearly', tables: ['addresses'], sample: 'datasets/ca/role-montreal',
+};

@@ -47,6 +47,11 @@ describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
     // 10,819 rows; refused with their line: 93 without coordinates, 114 without street, 62 without municipality.
     expect(citq!.rows + citq!.rejects).toBe(10_819);
     expect(citq!.rejects).toBe(269);
+    // Montreal's roll units (no coordinates) placed between the CITQ numbers of their street where the CITQ file lacks them:
+    // 9 of 216 here (CITQ has few numbers per street); the others are refused with their reason (no number on both sides,
+    // no official address on the street, lots numbered 99999), hence the share allowed.
+    const [roll] = await jobById('ca.montreal-roll')!.run({ ...ctx, maxRejectShare: 1 }, ['--input', join(REAL, 'ca/montreal_unites_evaluation_fonciere/uniteevaluationfonciere_extrait.csv')]);
+    expect(roll).toMatchObject({ rows: 9, rejects: 207 });
     // Montreal's arrondissements and villes liées, named and attached to their equivalent territory by MAMH's MUN.csv.
     const montreal = await ingestCaZones(ctx, {
       montreal: join(REAL, 'ca/montreal_limadmin/limadmin.geojson'), mun: join(REAL, 'ca/repertoire_municipalites/MUN.csv'),
@@ -69,6 +74,14 @@ describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
     }
   });
   afterAll(async () => { await t?.close(); });
+
+  it('finds a roll unit absent from the CITQ file at its number, zipcode null', async () => {
+    const res = await get(`/api/v1/ca/location?address=${encodeURIComponent('4433 rue Saint-Hubert, Montréal')}`);
+    const loc = LocationResponse.parse(res.json()).data.location;
+    expect(loc.precision).toBe('address');
+    expect(loc.address).toMatchObject({ street_number: '4433', zipcode: null, locality: 'Montréal' });
+    expect(loc.latitude).toBeCloseTo(45.5262889, 6);
+  });
 
   it('places the Grand-Place in Brussels, Brussels-Capital having no province, names from REFNIS', async () => {
     const res = await get('/api/v1/be/location?lat=50.8467&lng=4.3525');

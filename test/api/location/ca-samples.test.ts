@@ -21,7 +21,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['ca.zones', 'ca.adresses-quebec']) {
+  for (const id of ['ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -55,6 +55,18 @@ describe('Quebec location from the samples', () => {
     expect(laval.zones.administrative_area_level2?.code).toBe('13');
     expect(laval.zones.sublocality_level1).toBeNull();
     expect(laval.missing['zones.sublocality_level1']).toBe('not_applicable');
+  });
+
+  it('finds a number known only from the assessment roll, placed between its official neighbours, zipcode null (spec 2.6)', async () => {
+    const loc = await locate(`address=${encodeURIComponent('4121 rue Saint-Denis, Montréal')}`);
+    expect(loc.precision).toBe('address');
+    expect(loc.address).toEqual({ label: '4121, rue Saint-Denis, Montréal', street_number: '4121', street_name: 'rue Saint-Denis', zipcode: null, locality: 'Montréal' });
+    // A third of the way from 4117 (45.52058) to 4129 (45.52082).
+    expect(loc.latitude).toBeCloseTo(45.52066, 5);
+    expect(loc.zones.sublocality_level1?.code).toBe('REM21');
+    // A number the official addresses publish keeps its official postcode.
+    const official = await locate(`address=${encodeURIComponent('4115 rue Saint-Denis, Montréal')}`);
+    expect(official.address?.zipcode).toBe('H2W2M7');
   });
 
   it('serves the nearest official address for a position', async () => {
