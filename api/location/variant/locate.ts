@@ -5,7 +5,7 @@ import { GEOCODING_METHODS } from '../../../schemas/location.ts';
 import { labelOf } from '../../../schemas/common.ts';
 import type { VariantCountry } from '../../../schemas/variant.ts';
 import { ApiError } from '../../core/errors.ts';
-import { parseAddressQuery } from '../address/index.ts';
+import { normalizeText, parseAddressQuery } from '../address/index.ts';
 import { countryOf } from '../coverage/index.ts';
 import { locate, type LocateDeps } from '../locate.ts';
 import type { PlaceInput } from '../params.ts';
@@ -90,7 +90,21 @@ export async function locateAnywhere(deps: LocateDeps, input: PlaceInput, countr
     }
     return { country: chosen.country, ...answer, elsewhere };
   }
-  // Nowhere in the official addresses: the geocoder, once, for all countries.
+  // Nowhere in the official addresses: an address the service resolved before (spec 2.6, step 2), in any country.
+  const key = normalizeText(input.address);
+  for (const c of COUNTRIES) {
+    const r = await deps.resolved.find(c, key);
+    if (!r) continue;
+    mustBeAllowed(c, allowed);
+    const at = await locate(deps, c, { kind: 'position', lat: r.latitude, lng: r.longitude }, locale);
+    const location: Location = {
+      ...at.location, precision: r.precision,
+      address: { label: r.label, street_number: null, street_name: null, zipcode: null, locality: null },
+      geocoding: { query: input.address, matched: r.label, method: 'resolved_addresses', method_label: labelOf(GEOCODING_METHODS, 'resolved_addresses', locale), score: 1, alternatives: [] },
+    };
+    return { country: c, location, warnings: at.warnings, sources: at.sources, elsewhere: [] };
+  }
+  // Then the geocoder, once, for all countries; its answer is recorded for the next time.
   if (deps.geocoder) {
     const answer = await deps.geocoder.search(input.address, { limit: 6 });
     if (!Array.isArray(answer)) {
@@ -101,6 +115,7 @@ export async function locateAnywhere(deps: LocateDeps, input: PlaceInput, countr
       const c = countryOf(hit.longitude, hit.latitude)!;
       mustBeAllowed(c, allowed);
       const at = await locate(deps, c, { kind: 'position', lat: hit.latitude, lng: hit.longitude }, locale);
+      await deps.resolved.record(c, key, { label: hit.label, latitude: hit.latitude, longitude: hit.longitude, precision: hit.precision, source: 'geocoder' }, hit, deps.clock.now());
       const location: Location = {
         ...at.location,
         precision: hit.precision,

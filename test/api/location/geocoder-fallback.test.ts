@@ -82,12 +82,18 @@ describe('address search order of the multi-country variant (spec 4.5)', () => {
 
   it('asks the geocoder once for an address no country publishes, and finds its country by position', async () => {
     up = true; calls = [];
-    const res = await get(`/api/v1/location?address=${encodeURIComponent('8 impasse des Licornes 75011 Paris')}`);
+    // Another spelling than the country route's test above, which recorded its own.
+    const res = await get(`/api/v1/location?address=${encodeURIComponent('8, impasse des Licornes, Paris')}`);
     expect(res.statusCode, res.body).toBe(200);
     const loc = VariantLocationResponse.parse(res.json()).data.location;
     expect(loc).toMatchObject({ country: 'FR', precision: 'address', address: { number: '8', street: 'Impasse des Licornes', postal_code: '75011', municipality: 'Paris' } });
     expect(loc.geocoding?.method).toBe('geocoder');
     expect(loc.zones.district?.code).toBe('75111');
+    expect(calls).toHaveLength(1);
+    // Recorded: the next request is answered from the resolved addresses, without the geocoder.
+    const again = VariantLocationResponse.parse((await get(`/api/v1/location?address=${encodeURIComponent('8 Impasse des Licornes PARIS')}`)).json()).data.location;
+    expect(again.geocoding?.method).toBe('resolved_addresses');
+    expect(again.zones.district?.code).toBe('75111');
     expect(calls).toHaveLength(1);
   });
 
