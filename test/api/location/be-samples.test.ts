@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobById } from '../../../ingest/jobs.ts';
-import { CatalogDomainsResponse, CatalogFieldsResponse, LocationResponse } from '../../../api/location/routes.ts';
+import { CatalogDomainsResponse, CatalogFieldsResponse, LocationResponse, ReportResponse } from '../../../api/location/routes.ts';
 import { ZoneChildrenResponse, ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
@@ -79,6 +79,18 @@ describe('Belgian location from the samples', () => {
     const tubize = await locate(`address=${encodeURIComponent('Grand-Place 1, 1480 Tubize')}`);
     expect(tubize.zones.locality?.code).toBe('25105');
     expect(tubize.zones.administrative_area_level1?.name).toBe('Région wallonne');
+  });
+});
+
+describe('Belgian report', () => {
+  it('serves the location domain and says the others are not ingested yet; building is not a Belgian domain', async () => {
+    const res = await get('/api/v1/be/report?lat=50.8275&lng=4.3723&include=location,market,building');
+    expect(res.statusCode).toBe(200);
+    const body = ReportResponse.parse(res.json());
+    expect(body.data.location.zones.locality?.code).toBe('21009');
+    expect(body.data['market']).toEqual({ status: 'unavailable', missing: {} });
+    expect(body.data['building']).toEqual({ status: 'not_covered', missing: {} });
+    expect(body.meta.warnings.map((w) => `${w.domain}:${w.code}`)).toEqual(expect.arrayContaining(['market:data_unavailable', 'building:not_covered']));
   });
 });
 
