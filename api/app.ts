@@ -17,6 +17,7 @@ import { countryLocationRoutes } from './location/routes.ts';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
+import { variantRoutes } from './location/variant/routes.ts';
 import { docsPage } from './core/docs-page.ts';
 import { listingOpenApi } from './listing/openapi.ts';
 import { registerListing, sendListingFrameworkError } from './listing/plugin.ts';
@@ -72,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
     for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
   }
+  // The multi-country variant (spec 4.5), without a country prefix.
+  for (const route of variantRoutes(locationDeps)) registerRoute(app, route, routes);
 
   // The listing API: its own prefixes, error body and credentials (api/listing/plugin.ts).
   const listingRoutes = await registerListing(app, { ...deps.listing, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });

@@ -3,11 +3,18 @@ import { adminExpressSource } from './fr/admin-express/source.ts';
 import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import type { Source } from './source.ts';
+import { bestSource } from './be/best/source.ts';
+import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
+import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
 
 export type { Source } from './source.ts';
 
 /** Every source the platform knows, by id. */
-export const SOURCES: readonly Source[] = [banSource, adminExpressSource, contoursIrisSource];
+export const SOURCES: readonly Source[] = [
+  banSource, adminExpressSource, contoursIrisSource,
+  sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
+  statbelSectorsSource, refnisSource, bestSource,
+];
 
 export function sourceById(id: string): Source | undefined {
   return SOURCES.find((s) => s.id === id);

@@ -13,6 +13,14 @@ import { ingestBanFile } from './fr/ban.ts';
 import { ingestFrZones } from './fr/zones.ts';
 import { ingestGenericZones } from './generic/zones.ts';
 import { ingestGenericAddresses } from './generic/addresses.ts';
+import { bestSource } from '../datasets/be/best/source.ts';
+import { refnisSource, statbelSectorsSource } from '../datasets/be/statbel-sectors/source.ts';
+import { ingestBeZones } from './be/zones.ts';
+import { ingestBestFile } from './be/best.ts';
+import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from '../datasets/ca/sources.ts';
+import { ingestCaZones } from './ca/zones.ts';
+import { ingestAdressesQuebec } from './ca/adresses-quebec.ts';
+import { ingestMontrealRoll } from './ca/roll.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -95,6 +103,82 @@ export const JOBS: Job[] = [
     ],
   },
   {
+    id: 'ca.zones',
+    summary: 'Quebec zones: SDA regions, MRC, municipalities, arrondissements (named from MAMH MUN.csv), Montreal limadmin, Statistics Canada FSA (EPSG:3347), rental-survey neighbourhoods -> ca/zones, ca/zone_cells',
+    sources: [sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource],
+    usage: 'ca.zones [--sda <folder | layer.shp>] [--mun MUN.csv] [--montreal limadmin.geojson] [--fsa lfsa000b21a_e.shp] [--rental <neighbourhoods .shp>] [--encoding E]',
+    async run(ctx, argv) {
+      const o = args(argv, {
+        sda: { type: 'string' }, mun: { type: 'string' }, montreal: { type: 'string' }, fsa: { type: 'string' }, rental: { type: 'string' }, encoding: { type: 'string' },
+      });
+      if (!o.sda && !o.montreal && !o.fsa && !o.rental) throw new UsageError('give at least one of --sda, --montreal, --fsa, --rental');
+      const opt = (v: string | undefined) => (v === undefined ? undefined : requireInput(v));
+      return ingestCaZones(ctx, { sda: opt(o.sda), mun: opt(o.mun), montreal: opt(o.montreal), fsa: opt(o.fsa), rental: opt(o.rental), encoding: o.encoding });
+    },
+    samples: [[
+      '--sda', join(REPO_ROOT, 'datasets/ca/sda'), '--mun', join(REPO_ROOT, 'datasets/ca/mun/MUN.csv'),
+      '--fsa', join(REPO_ROOT, 'datasets/ca/fsa/lfsa000b21a_e.shp'), '--rental', join(REPO_ROOT, 'datasets/ca/rental-areas/quartiers_enquete_locative.shp'),
+    ]],
+  },
+  {
+    id: 'ca.adresses-quebec',
+    summary: 'Adresses Québec civic addresses (CSV export, NAD83 / Quebec Lambert EPSG:32198) -> ca/addresses',
+    sources: [adressesQuebecSource],
+    usage: 'ca.adresses-quebec --input <AQ_adresses.csv> [--crs EPSG:NNNN]',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, crs: { type: 'string' } });
+      return ingestAdressesQuebec(ctx, { path: requireInput(o.input) }, o.crs);
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/ca/adresses-quebec/AQ_adresses.csv')]],
+  },
+  {
+    id: 'ca.montreal-roll',
+    summary: "Montreal's assessment roll units (uniteevaluationfonciere.csv): civic numbers the official addresses lack, placed along their street, zipcode null -> ca/addresses",
+    sources: [montrealRollSource],
+    usage: 'ca.montreal-roll --input <uniteevaluationfonciere.csv>   (after ca.adresses-quebec or the addresses job)',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' } });
+      return ingestMontrealRoll(ctx, { path: requireInput(o.input) });
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/ca/role-montreal/uniteevaluationfonciere.csv')]],
+  },
+  {
+    id: 'be.zones',
+    summary: 'Statbel statistical sectors (regions, provinces, arrondissements, communes, sections, sectors; Lambert 72 or 2008), or a commune boundary file with the REFNIS list -> be/zones, be/zone_cells',
+    sources: [statbelSectorsSource, refnisSource],
+    usage: 'be.zones --input <sectors .geojson | .shp | .zip> [--refnis REFNIS.csv] | --input <communes file> --code-property P --refnis REFNIS.csv [--name-property P] [--encoding E] [--layer NAME] [--crs EPSG:NNNN]',
+    async run(ctx, argv) {
+      const o = args(argv, {
+        input: { type: 'string' }, refnis: { type: 'string' }, 'code-property': { type: 'string' }, 'name-property': { type: 'string' },
+        encoding: { type: 'string' }, layer: { type: 'string' }, crs: { type: 'string' },
+      });
+      if (o['code-property'] && !o.refnis) throw new UsageError('--code-property (a commune boundary file) needs --refnis');
+      return ingestBeZones(ctx, {
+        input: requireInput(o.input), refnis: o.refnis === undefined ? undefined : requireInput(o.refnis), codeProperty: o['code-property'],
+        nameProperty: o['name-property'], encoding: o.encoding, layer: o.layer, crs: o.crs,
+      });
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/be/statbel-sectors/sh_statbel_statistical_sectors_3812_20240101.geojson'), '--refnis', join(REPO_ROOT, 'datasets/be/statbel-sectors/REFNIS_2024.csv')]],
+  },
+  {
+    id: 'be.best',
+    summary: 'BeST Address per region (openaddress-bebru/bevlg/bewal.csv; street and municipality names in French, Dutch and German) -> be/addresses',
+    sources: [bestSource],
+    usage: 'be.best --input <openaddress-beXXX.csv | folder>',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' } });
+      const input = requireInput(o.input);
+      const files = statSync(input).isDirectory()
+        ? readdirSync(input).filter((f) => /^openaddress-be.+\.csv(\.gz)?$/i.test(f)).sort().map((f) => join(input, f))
+        : [input];
+      if (files.length === 0) throw new UsageError(`no openaddress-beXXX.csv file in ${input}`);
+      const out: PartitionSummary[] = [];
+      for (const file of files) out.push(...await ingestBestFile(ctx, { path: file }));
+      return out;
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/be/best')]],
+  },
+  {
     id: 'zones',
     summary: 'Boundary file of any producer (GeoJSON or Shapefile, any CRS) as one zone level -> <country>/zones, <country>/zone_cells',
     sources: [],
@@ -154,7 +238,7 @@ export function jobById(id: string): Job | undefined {
 
 /** Runs every job on the committed samples (zones first, so addresses can be checked against them). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban'];
+  const order = ['fr.zones', 'fr.ban', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;

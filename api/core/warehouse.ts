@@ -35,9 +35,14 @@ const TABLES = ['addresses', 'zones', 'zone_cells'];
  */
 const MEMORY_TABLES: Record<string, { from: string; select: string }> = {
   zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
-  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code FROM {src} GROUP BY level, code' },
+  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code, any_value(source) AS source FROM {src} GROUP BY level, code' },
   // One row per street of a locality, with the envelope of its cells: address search reads only there.
-  streets: { from: 'addresses', select: 'SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM {src} GROUP BY ALL' },
+  // Keys holding several language variants (Belgium: "grand place|grote markt") give one row per variant.
+  streets: { from: 'addresses', select: `SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM (
+      SELECT street_key, locality_key, locality_code, postcode, cell FROM {src} WHERE NOT contains(street_key, '|') AND NOT contains(locality_key, '|')
+      UNION ALL
+      SELECT s.k AS street_key, l.k AS locality_key, locality_code, postcode, cell FROM {src} a, unnest(string_split(a.street_key, '|')) AS s(k), unnest(string_split(a.locality_key, '|')) AS l(k)
+      WHERE contains(a.street_key, '|') OR contains(a.locality_key, '|')) GROUP BY ALL` },
 };
 const COUNTRIES: Country[] = ['fr', 'ca', 'be'];
 
@@ -87,7 +92,7 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
       for (const [name, m] of Object.entries(MEMORY_TABLES)) {
         const table = `${country}_${name}`;
         if (next.has(`${country}_${m.from}`)) {
-          await setup.run(`CREATE OR REPLACE TABLE ${table} AS ${m.select.replace('{src}', `${country}_${m.from}`)}`);
+          await setup.run(`CREATE OR REPLACE TABLE ${table} AS ${m.select.replaceAll('{src}', `${country}_${m.from}`)}`);
           next.add(table);
         } else {
           await setup.run(`DROP TABLE IF EXISTS ${table}`);

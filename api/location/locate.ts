@@ -44,8 +44,10 @@ function parcelOf(parcels: string | null): Location['parcel'] {
 }
 
 /** data.location for a position or an address (spec 2.6), with what is missing and why. */
-export async function locate(deps: LocateDeps, country: Country, input: PlaceInput, locale: Locale): Promise<{ location: Location; warnings: Warning[] }> {
+export async function locate(deps: LocateDeps, country: Country, input: PlaceInput, locale: Locale): Promise<{ location: Location; warnings: Warning[]; sources: string[] }> {
   const warnings: Warning[] = [];
+  // Catalogue ids of the sources behind the answer (meta.sources of the multi-country variant).
+  const sources = new Set<string>();
   let lat: number, lng: number;
   let precision: Location['precision'] = 'input';
   let address: Location['address'] = null;
@@ -58,6 +60,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     if (near) {
       address = { label: near.label, street_number: near.number === null ? null : `${near.number}${near.rep ? ` ${near.rep}` : ''}`, street_name: near.street, zipcode: near.postcode, locality: near.locality_name };
       parcels = near.parcels;
+      sources.add(near.source);
     }
   } else {
     let found;
@@ -71,6 +74,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     lat = found.latitude; lng = found.longitude;
     if (!isInCountry(country, lng, lat)) throw outside(country);
     precision = found.precision; address = found.address; geocoding = found.geocoding; parcels = found.parcels;
+    if (found.source) sources.add(found.source);
     warnings.push(...found.warnings);
   }
 
@@ -79,7 +83,10 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   const ingested = await deps.zones.levels(country);
   const zones = Object.fromEntries(ZONE_LEVEL_ORDER.map((l) => [l, null])) as Zones;
   zones.country = { level: 'country', ...COUNTRY_ZONE[country] };
-  for (const z of found) zones[z.level] = { level: z.level, code: z.code, name: z.name };
+  for (const z of found) {
+    zones[z.level] = { level: z.level, code: z.code, name: z.name };
+    if (z.source) sources.add(z.source);
+  }
   const notIngested: ZoneLevel[] = [];
   for (const level of ZONE_LEVEL_ORDER) {
     if (zones[level]) continue;
@@ -104,6 +111,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
       address, geocoding, zones, parcel, building_id: null, property_ids: [], nearest_property_id: null, missing,
     },
     warnings,
+    sources: [...sources].sort(),
   };
 }
 

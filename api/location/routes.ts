@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import type { Country } from '../../schemas/common.ts';
+import type { Country, Locale } from '../../schemas/common.ts';
+import type { FastifyRequest } from 'fastify';
 import { envelope as envelopeSchema } from '../../schemas/envelope.ts';
 import { Location } from '../../schemas/location.ts';
-import { CatalogFields } from '../../schemas/catalog.ts';
+import { CatalogDomains, CatalogFields } from '../../schemas/catalog.ts';
 import { DomainStatus, Missing, type Domain } from '../../schemas/domain.ts';
 import type { Clock } from '../core/clock.ts';
 import { envelope } from '../core/respond.ts';
 import type { AnyRoute } from '../core/routes.ts';
 import type { Manifests } from '../core/manifests.ts';
-import { catalogFields } from './catalog.ts';
+import { catalogDomains, catalogFields } from './catalog.ts';
 import { locate, type LocateDeps } from './locate.ts';
 import { localeOf, placeInput, placeShape, PlaceQuery } from './params.ts';
 import { notIngestedDomain, parseInclude, refusedWarnings, reportShape } from './report.ts';
@@ -28,6 +29,7 @@ const PendingDomain = z.object({ status: DomainStatus, missing: Missing });
 export const LocationResponse = envelopeSchema(z.object({ location: Location }));
 export const ReportResponse = envelopeSchema(z.object({ location: Location }).catchall(PendingDomain));
 export const CatalogFieldsResponse = envelopeSchema(CatalogFields);
+export const CatalogDomainsResponse = envelopeSchema(CatalogDomains);
 
 const LOCATION_ERRORS = ['invalid_parameter', 'ambiguous_location', 'unauthorized', 'country_not_allowed', 'domain_not_allowed', 'address_not_found', 'outside_coverage', 'rate_limited', 'quota_exceeded', 'internal_error', 'maintenance'] as const;
 
@@ -84,5 +86,13 @@ export function countryLocationRoutes(country: Country, deps: LocationRouteDeps)
         return envelope(request, deps.clock, { country, fields: catalogFields(country, locale, manifest) });
       },
     },
+    // Spec 4.4 lists /catalog/domains for Belgium only.
+    ...(country === 'be' ? [{
+      method: 'GET', url: `${base}/catalog/domains`, tags: [country], summary: 'Domains with their routes and fields',
+      query: z.strictObject({ locale: placeShape.locale }), response: CatalogDomainsResponse, errors: ['invalid_parameter', 'unauthorized', 'country_not_allowed', 'internal_error'],
+      policy: { auth: true, country, units: 0 },
+      handler: async ({ request, query }: { request: FastifyRequest; query: { locale?: Locale } }) =>
+        envelope(request, deps.clock, { country, domains: catalogDomains(localeOf(request, query.locale)) }),
+    } satisfies AnyRoute] : []),
   ];
 }

@@ -40,6 +40,7 @@ export class Rejects {
   async close(): Promise<void> {
     const s = this.stream;
     if (!s) return;
+    this.stream = null; // closing twice (a failure after close) is harmless
     await new Promise<void>((resolve, reject) => s.end((err?: Error | null) => (err ? reject(err) : resolve())));
   }
 }

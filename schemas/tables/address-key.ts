@@ -147,3 +147,17 @@ export const REP_CANONICAL: Readonly<Record<string, string>> = {
 export function localityKey(name: string): string {
   return normalizeText(name);
 }
+
+/**
+ * Several keys of one name in one column (a Belgian street in French, Dutch and German):
+ * distinct keys joined by |, which normalised text never contains. Search matches any of them.
+ */
+export const KEY_SEPARATOR = '|';
+
+export function joinKeys(keys: string[]): string {
+  return [...new Set(keys.filter((k) => k !== ''))].join(KEY_SEPARATOR);
+}
+
+export function splitKeys(key: string): string[] {
+  return key.split(KEY_SEPARATOR);
+}

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestGenericZones } from '../../ingest/generic/zones.ts';
+import { ingestBeZones } from '../../ingest/be/zones.ts';
+import { ingestCaZones } from '../../ingest/ca/zones.ts';
 import { LocationResponse } from '../../api/location/routes.ts';
 import { ErrorBody } from '../../schemas/error.ts';
 import { silentContext } from '../helpers/fixture-data.ts';
@@ -20,12 +22,14 @@ describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
   beforeAll(async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-ca-')), 'data');
     const ctx = silentContext(dataDir);
-    // Flemish and Brussels municipalities, Lambert 72 shapefile (NIS codes, Dutch names).
-    const [be] = await ingestGenericZones(ctx, {
-      country: 'be', level: 'locality', input: join(REAL, 'be/municipalities_flanders_brussels_2024/gemeente2024.shp'),
-      codeProperty: 'gemeente', nameProperty: 'naam',
+    // Flemish and Brussels municipalities (Lambert 72 shapefile, NIS codes, Dutch names) with Statbel's REFNIS list (Latin-1):
+    // communes named in their official languages, arrondissements, provinces and regions as unions of communes.
+    const be = await ingestBeZones(ctx, {
+      input: join(REAL, 'be/municipalities_flanders_brussels_2024/gemeente2024.shp'), codeProperty: 'gemeente', nameProperty: 'naam',
+      refnis: join(REAL, 'be/statbel_refnis_municipalities/REFNIS_2019.csv'),
     });
-    expect(be).toMatchObject({ rows: 319, rejects: 0 });
+    // 319 communes, 23 arrondissements (22 Flemish, Brussels-Capital), 5 provinces, 2 regions.
+    expect(be).toMatchObject([{ table: 'zones', rows: 349, rejects: 0 }, { table: 'zone_cells' }]);
     // Quebec administrative regions: NAD83 shapefile whose DBF is in code page 850 and does not say so.
     const [ca] = await ingestGenericZones(ctx, {
       country: 'ca', level: 'administrative_area_level2', input: join(REAL, 'ca/quebec_regions_sda_regio_s/regio_s.shp'),
@@ -43,8 +47,20 @@ describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
     // 10,819 rows; refused with their line: 93 without coordinates, 114 without street, 62 without municipality.
     expect(citq!.rows + citq!.rejects).toBe(10_819);
     expect(citq!.rejects).toBe(269);
+    // Montreal's roll units (no coordinates) placed between the CITQ numbers of their street where the CITQ file lacks them:
+    // 9 of 216 here (CITQ has few numbers per street); the others are refused with their reason (no number on both sides,
+    // no official address on the street, lots numbered 99999), hence the share allowed.
+    const [roll] = await jobById('ca.montreal-roll')!.run({ ...ctx, maxRejectShare: 1 }, ['--input', join(REAL, 'ca/montreal_unites_evaluation_fonciere/uniteevaluationfonciere_extrait.csv')]);
+    expect(roll).toMatchObject({ rows: 9, rejects: 207 });
+    // Montreal's arrondissements and villes liées, named and attached to their equivalent territory by MAMH's MUN.csv.
+    const montreal = await ingestCaZones(ctx, {
+      montreal: join(REAL, 'ca/montreal_limadmin/limadmin.geojson'), mun: join(REAL, 'ca/repertoire_municipalites/MUN.csv'),
+    });
+    // 19 arrondissements, the City of Montréal (their union), 15 villes liées, the equivalent territory 66.
+    expect(montreal[0]).toMatchObject({ table: 'zones', rows: 36, rejects: 0 });
     t = await buildTestApp(dataDir);
-  });
+    // National-size boundary files: about 20 s on an idle machine, more on a shared one.
+  }, 300_000);
 
   it('finds a CITQ address of Montreal at the number, in any spelling of the street type', async () => {
     for (const q of ['3101, boul. Édouard-Montpetit, Montréal', '3101 boulevard Edouard-Montpetit Montreal', '3101 boul. Édouard-Montpetit, Montréal H3T 1K3']) {
@@ -59,13 +75,43 @@ describe.skipIf(!present)('real Belgian and Quebec boundaries', () => {
   });
   afterAll(async () => { await t?.close(); });
 
-  it('places the Grand-Place in Brussels, Brussels-Capital having no province', async () => {
+  it('finds a roll unit absent from the CITQ file at its number, zipcode null', async () => {
+    const res = await get(`/api/v1/ca/location?address=${encodeURIComponent('4433 rue Saint-Hubert, Montréal')}`);
+    const loc = LocationResponse.parse(res.json()).data.location;
+    expect(loc.precision).toBe('address');
+    expect(loc.address).toMatchObject({ street_number: '4433', zipcode: null, locality: 'Montréal' });
+    expect(loc.latitude).toBeCloseTo(45.5262889, 6);
+  });
+
+  it('places the Grand-Place in Brussels, Brussels-Capital having no province, names from REFNIS', async () => {
     const res = await get('/api/v1/be/location?lat=50.8467&lng=4.3525');
     expect(res.statusCode).toBe(200);
     const loc = LocationResponse.parse(res.json()).data.location;
     expect(loc.zones.country?.code).toBe('BE');
-    expect(loc.zones.locality).toEqual({ level: 'locality', code: '21004', name: 'Brussel' });
+    expect(loc.zones.locality).toEqual({ level: 'locality', code: '21004', name: 'Bruxelles / Brussel' });
+    expect(loc.zones.administrative_area_level3?.code).toBe('21000');
     expect(loc.zones.administrative_area_level2).toBeNull();
+    expect(loc.zones.administrative_area_level1?.code).toBe('04000');
+  });
+
+  it('places Antwerp in its arrondissement, province and region', async () => {
+    const loc = LocationResponse.parse((await get('/api/v1/be/location?lat=51.2194&lng=4.4025')).json()).data.location;
+    expect(loc.zones.locality).toEqual({ level: 'locality', code: '11002', name: 'Antwerpen' });
+    expect(loc.zones.administrative_area_level3?.code).toBe('11000');
+    expect(loc.zones.administrative_area_level2?.name).toBe('Provincie Antwerpen');
+    expect(loc.zones.administrative_area_level1?.code).toBe('02000');
+  });
+
+  it('places Montreal points in their arrondissement or ville liée, with the equivalent territory from MUN.csv', async () => {
+    const plateau = LocationResponse.parse((await get('/api/v1/ca/location?lat=45.5205&lng=-73.5790')).json()).data.location;
+    expect(plateau.zones.sublocality_level1).toEqual({ level: 'sublocality_level1', code: 'REM21', name: 'Le Plateau-Mont-Royal' });
+    expect(plateau.zones.locality).toEqual({ level: 'locality', code: '66023', name: 'Montréal' });
+    expect(plateau.zones.administrative_area_level3).toEqual({ level: 'administrative_area_level3', code: '66', name: 'Montréal' });
+    const westmount = LocationResponse.parse((await get('/api/v1/ca/location?lat=45.4833&lng=-73.5967')).json()).data.location;
+    expect(westmount.zones.locality).toEqual({ level: 'locality', code: '66032', name: 'Westmount' });
+    expect(westmount.zones.sublocality_level1).toBeNull();
+    const zone = await get('/api/v1/ca/zones/locality/66032');
+    expect(zone.statusCode).toBe(200);
   });
 
   it('places Ixelles and Antwerp in their municipalities', async () => {

@@ -15,9 +15,11 @@ export interface OfficialAddress {
   label: string;
   parcels: string | null;
   locality_key: string;
+  /** Catalogue id of the address file. */
+  source: string;
 }
 
-const COLUMNS = 'id, longitude, latitude, number, rep, street, postcode, locality_code, locality_name, label, parcels, locality_key';
+const COLUMNS = 'id, longitude, latitude, number, rep, street, postcode, locality_code, locality_name, label, parcels, locality_key, source';
 
 /** Municipal arrondissement codes of a city's arrondissement number (Paris 751xx, Lyon 6938x, Marseille 132xx). */
 function arrondissementCode(city: string | null, n: number): string | null {
@@ -79,10 +81,12 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
     const files = warehouse.filesWithCells(country, 'addresses', e.lo, e.hi);
     if (files.length === 0) continue;
     const from = `read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)`;
-    agreeing.push(...await warehouse.query<OfficialAddress>(
-      `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND street_key = $1 AND locality_code IS NOT DISTINCT FROM $2 AND locality_key = $3`,
+    const rows = await warehouse.query<OfficialAddress>(
+      `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND ${hasKey('street_key', '$1')} AND locality_code IS NOT DISTINCT FROM $2 AND ${hasKey('locality_key', '$3')}`,
       [e.street_key, e.locality_code, e.locality_key],
-    ));
+    );
+    // A row whose keys hold several languages is compared in the language that matched.
+    agreeing.push(...rows.map((r) => ({ ...r, locality_key: e.locality_key })));
   }
   const parts = (a: OfficialAddress) => ({ number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key });
   agreeing.sort((a, b) => scoreCandidate(q, parts(b)) - scoreCandidate(q, parts(a)) || a.label.localeCompare(b.label));
@@ -98,6 +102,11 @@ function streetAgrees(q: ParsedAddress, e: StreetEntry): boolean {
   return placeAgrees({ ...q, postcode: null }, { postcode: null, locality_key: e.locality_key, locality_code: e.locality_code ?? '' });
 }
 
+/** SQL: a key column equals the key, or holds it among its language variants (a|b|c). */
+function hasKey(column: string, param: string): string {
+  return `(${column} = ${param} OR (contains(${column}, '|') AND list_contains(string_split(${column}, '|'), ${param})))`;
+}
+
 /** Localities read for one street name at most (a name shared by many communes, without a place given). */
 const MAX_STREETS = 20;
 
@@ -106,7 +115,7 @@ export async function findLocality(warehouse: Warehouse, country: Country, q: Pa
   if (!warehouse.has(country, 'addresses') || (!q.city && !q.postcode)) return [];
   return warehouse.query<OfficialAddress>(
     `SELECT ${COLUMNS} FROM ${country}_addresses
-     WHERE ($1::VARCHAR IS NULL OR postcode = $1) AND ($2::VARCHAR IS NULL OR locality_key = $2 OR starts_with(locality_key, $2 || ' '))
+     WHERE ($1::VARCHAR IS NULL OR postcode = $1) AND ($2::VARCHAR IS NULL OR locality_key = $2 OR starts_with(locality_key, $2 || ' ') OR ${hasKey('locality_key', '$2')})
      LIMIT 20000`,
     [q.postcode, q.city],
   );

@@ -24,6 +24,8 @@ export interface FoundAddress {
   geocoding: Geocoding;
   /** Cadastral parcels of the official address, as published. */
   parcels: string | null;
+  /** Catalogue id of the official address file that answered; null for the geocoder or a resolved address. */
+  source: string | null;
   warnings: Warning[];
 }
 
@@ -59,7 +61,7 @@ function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: stri
   if (exact) {
     const others = candidates.filter((c) => c !== exact && c.number === exact.number && c.locality_code !== exact.locality_code);
     return {
-      latitude: exact.latitude, longitude: exact.longitude, precision: 'address', address: officialAddress(exact), parcels: exact.parcels,
+      latitude: exact.latitude, longitude: exact.longitude, precision: 'address', address: officialAddress(exact), parcels: exact.parcels, source: exact.source,
       geocoding: geocoding(exact.label, round2(streetScore), others.slice(0, MAX_ALTERNATIVES).map((o) => ({
         label: o.label, latitude: o.latitude, longitude: o.longitude, precision: 'address' as const, score: round2(streetScore * 0.9),
       }))),
@@ -79,7 +81,7 @@ function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: stri
   return {
     latitude: lat, longitude: lng, precision: 'street',
     address: { label, street_number: null, street_name: first.street, zipcode: first.postcode, locality: first.locality_name },
-    parcels: null,
+    parcels: null, source: first.source,
     geocoding: geocoding(label, round2(streetScore * (q.number !== null ? 0.8 : 1)), []),
     warnings,
   };
@@ -102,7 +104,7 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
   const resolved = await deps.resolved.find(country, key);
   if (resolved) {
     return {
-      latitude: resolved.latitude, longitude: resolved.longitude, precision: resolved.precision, parcels: null,
+      latitude: resolved.latitude, longitude: resolved.longitude, precision: resolved.precision, parcels: null, source: null,
       address: { label: resolved.label, street_number: q.number === null ? null : `${q.number}${q.rep ? ` ${q.rep}` : ''}`, street_name: null, zipcode: q.postcode, locality: null },
       geocoding: { query, matched: resolved.label, method: 'resolved_addresses', method_label: labelOf(GEOCODING_METHODS, 'resolved_addresses', locale), score: 1, alternatives: [] },
       warnings: [],
@@ -116,7 +118,7 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
       const best = answer[0];
       if (best && (best.precision === 'address' || !street)) {
         const found: FoundAddress = {
-          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null,
+          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null,
           address: { label: best.label, street_number: best.housenumber ?? null, street_name: best.street ?? null, zipcode: best.postcode ?? null, locality: best.city ?? null },
           geocoding: {
             query, matched: best.label, method: 'geocoder', method_label: labelOf(GEOCODING_METHODS, 'geocoder', locale), score: round2(best.score),
@@ -136,13 +138,15 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
     r.warnings.push(...warnings);
     return r;
   }
-  if (!q.street || q.street === q.city) {
-    const points = await findLocality(deps.warehouse, country, q);
+  // A name alone ("Laval") may be a municipality rather than a street.
+  const cityAlone = q.number === null && q.postcode === null && q.city === null && q.street ? { ...q, city: q.street } : null;
+  if (!q.street || q.street === q.city || cityAlone) {
+    const points = await findLocality(deps.warehouse, country, cityAlone ?? q);
     if (points.length > 0) {
       const first = points[0]!;
       const name = q.arrondissement === null ? first.locality_name.replace(/ \d+(er|e) Arrondissement$/i, '') : first.locality_name;
       return {
-        latitude: median(points.map((p) => p.latitude)), longitude: median(points.map((p) => p.longitude)), precision: 'locality', parcels: null,
+        latitude: median(points.map((p) => p.latitude)), longitude: median(points.map((p) => p.longitude)), precision: 'locality', parcels: null, source: first.source,
         address: { label: `${q.postcode ? `${q.postcode} ` : ''}${name}`, street_number: null, street_name: null, zipcode: q.postcode, locality: name },
         geocoding: { query, matched: name, method: 'official_addresses', method_label: labelOf(GEOCODING_METHODS, 'official_addresses', locale), score: 0.5, alternatives: [] },
         warnings,

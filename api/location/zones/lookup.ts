@@ -6,7 +6,7 @@ import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
 
-export interface FoundZone { level: ZoneLevel; code: string; name: string | null }
+export interface FoundZone { level: ZoneLevel; code: string; name: string | null; /** Catalogue id of the source the outline comes from. */ source: string | null }
 
 /**
  * The zone of each level containing a point (DESIGN.md, Spatial indexing): interior cells of the
@@ -37,14 +37,14 @@ export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
       if (!warehouse.has(country, 'zone_cells_mem') || !warehouse.has(country, 'zone_names')) return [];
       const cells = cellAndAncestors(lat, lng, ZONE_COVER_RES);
       const marks = cells.map((_, i) => `$${i + 1}`).join(', ');
-      const rows = await warehouse.query<{ level: ZoneLevel; code: string; interior: boolean; name: string | null }>(
-        `SELECT DISTINCT c.level, c.code, c.interior, n.name FROM ${country}_zone_cells_mem c
+      const rows = await warehouse.query<{ level: ZoneLevel; code: string; interior: boolean; name: string | null; source: string | null }>(
+        `SELECT DISTINCT c.level, c.code, c.interior, n.name, n.source FROM ${country}_zone_cells_mem c
          LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code WHERE c.cell IN (${marks})`, cells,
       );
       const byLevel = new Map<ZoneLevel, { interior: FoundZone | null; border: FoundZone[] }>();
       for (const r of rows) {
         const e = byLevel.get(r.level) ?? { interior: null, border: [] };
-        const z = { level: r.level, code: r.code, name: r.name };
+        const z = { level: r.level, code: r.code, name: r.name, source: r.source };
         if (r.interior) e.interior = z; else e.border.push(z);
         byLevel.set(r.level, e);
       }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeocoder } from '../../../api/location/geocoder/index.ts';
 import { LocationResponse } from '../../../api/location/routes.ts';
+import { VariantLocationResponse } from '../../../api/location/variant/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { buildFixtureData } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
@@ -18,7 +19,10 @@ beforeAll(async () => {
     const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
     calls.push(q);
     if (!up) { res.writeHead(502).end(); return; }
-    const features = /licornes/i.test(q) ? [{
+    const features = /damrak/i.test(q) ? [{
+      type: 'Feature', geometry: { type: 'Point', coordinates: [4.8952, 52.3745] },
+      properties: { label: 'Damrak 1 1012 Amsterdam', score: 0.88, housenumber: '1', street: 'Damrak', name: 'Damrak 1', postcode: '1012', city: 'Amsterdam', citycode: null, type: 'housenumber', context: 'Noord-Holland' },
+    }] : /licornes/i.test(q) ? [{
       type: 'Feature', geometry: { type: 'Point', coordinates: [2.3790, 48.8600] },
       properties: { label: '8 Impasse des Licornes 75011 Paris', score: 0.91, housenumber: '8', street: 'Impasse des Licornes', name: '8 Impasse des Licornes', postcode: '75011', city: 'Paris', citycode: '75111', type: 'housenumber', x: 654000, y: 6862000, context: '75, Paris, Île-de-France' },
     }] : [];
@@ -63,5 +67,42 @@ describe('address search order (spec 2.6)', () => {
     expect(down.error.code).toBe('address_not_found');
     expect(down.error.details.geocoder).toBe('unavailable');
     up = true;
+  });
+});
+
+describe('address search order of the multi-country variant (spec 4.5)', () => {
+  const get = (u: string) => t.app.inject({ method: 'GET', url: u, headers: { authorization: `Bearer ${t.key}` } });
+
+  it('answers from the official addresses without asking the geocoder', async () => {
+    up = true; calls = [];
+    const res = await get(`/api/v1/location?address=${encodeURIComponent('12 rue de Bretagne 75003 Paris')}`);
+    expect(VariantLocationResponse.parse(res.json()).data.location.geocoding?.method).toBe('official_addresses');
+    expect(calls).toEqual([]);
+  });
+
+  it('asks the geocoder once for an address no country publishes, and finds its country by position', async () => {
+    up = true; calls = [];
+    // Another spelling than the country route's test above, which recorded its own.
+    const res = await get(`/api/v1/location?address=${encodeURIComponent('8, impasse des Licornes, Paris')}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const loc = VariantLocationResponse.parse(res.json()).data.location;
+    expect(loc).toMatchObject({ country: 'FR', precision: 'address', address: { number: '8', street: 'Impasse des Licornes', postal_code: '75011', municipality: 'Paris' } });
+    expect(loc.geocoding?.method).toBe('geocoder');
+    expect(loc.zones.district?.code).toBe('75111');
+    expect(calls).toHaveLength(1);
+    // Recorded: the next request is answered from the resolved addresses, without the geocoder.
+    const again = VariantLocationResponse.parse((await get(`/api/v1/location?address=${encodeURIComponent('8 Impasse des Licornes PARIS')}`)).json()).data.location;
+    expect(again.geocoding?.method).toBe('resolved_addresses');
+    expect(again.zones.district?.code).toBe('75111');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('answers 422 outside_coverage for a geocoded address outside the three countries, 404 when nothing knows it', async () => {
+    up = true;
+    const out = await get(`/api/v1/location?address=${encodeURIComponent('Damrak 1, 1012 Amsterdam')}`);
+    expect(out.statusCode).toBe(422);
+    expect(ErrorBody.parse(out.json()).error.code).toBe('outside_coverage');
+    const none = await get(`/api/v1/location?address=${encodeURIComponent('3 chemin des Nulle-Part 99999 Ailleurs')}`);
+    expect(ErrorBody.parse(none.json()).error.code).toBe('address_not_found');
   });
 });

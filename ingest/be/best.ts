@@ -1,0 +1,120 @@
+import { basename } from 'node:path';
+import { z } from 'zod';
+import { bestSource } from '../../datasets/be/best/source.ts';
+import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
+import { joinKeys, localityKey, streetKey } from '../../schemas/tables/address-key.ts';
+import { pointCell } from '../../schemas/tables/cells.ts';
+import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { toWgs84 } from '../core/reproject.ts';
+import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
+import { Rejects } from '../core/rejects.ts';
+import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
+import { createProgress } from '../core/progress.ts';
+
+/** Columns of BeST's openaddress-be<region>.csv that the job reads. */
+export const BEST_COLUMNS = [
+  'EPSG:31370_x', 'EPSG:31370_y', 'EPSG:4326_lat', 'EPSG:4326_lon', 'address_id', 'house_number', 'municipality_id',
+  'municipality_name_de', 'municipality_name_fr', 'municipality_name_nl', 'postcode', 'postname_fr', 'postname_nl', 'postname_de',
+  'streetname_de', 'streetname_fr', 'streetname_nl', 'region_code', 'status',
+] as const;
+
+type Lang = 'fr' | 'nl' | 'de';
+/** The language a label is written in, by region: Brussels French first (its names are bilingual), Flanders Dutch, Wallonia French. */
+const PRIMARY: Record<string, Lang[]> = { 'BE-BRU': ['fr', 'nl', 'de'], 'BE-VLG': ['nl', 'fr', 'de'], 'BE-WAL': ['fr', 'de', 'nl'] };
+
+const text = z.string().transform((s) => s.trim());
+const num = (label: string) => z.string().trim().transform((s) => (s === '' ? null : Number(s))).refine((v) => v === null || Number.isFinite(v), `${label} is not a number`);
+
+export const BestRow = z.object({
+  'EPSG:31370_x': num('EPSG:31370_x'), 'EPSG:31370_y': num('EPSG:31370_y'), 'EPSG:4326_lat': num('EPSG:4326_lat'), 'EPSG:4326_lon': num('EPSG:4326_lon'),
+  address_id: text.pipe(z.string().min(1, 'address_id empty')),
+  house_number: text.pipe(z.string().regex(/^\d{1,5}/, 'house_number does not start with a number')),
+  municipality_id: text.pipe(z.string().regex(/^\d{5}$/, 'municipality_id is not a NIS code')),
+  municipality_name_de: text, municipality_name_fr: text, municipality_name_nl: text,
+  postcode: text.pipe(z.string().regex(/^\d{4}$/, 'postcode is not 4 digits')),
+  postname_fr: text, postname_nl: text, postname_de: text,
+  streetname_de: text, streetname_fr: text, streetname_nl: text,
+  region_code: text.pipe(z.enum(['BE-BRU', 'BE-VLG', 'BE-WAL'], { message: 'region_code is not BE-BRU, BE-VLG or BE-WAL' })),
+  status: text.pipe(z.enum(['current', 'proposed', 'reserved'], { message: 'status is not current, proposed or reserved (a retired address is not served)' })),
+}).refine((r) => r.streetname_fr || r.streetname_nl || r.streetname_de, 'no street name in any language')
+  .refine((r) => r.municipality_name_fr || r.municipality_name_nl || r.municipality_name_de, 'no municipality name in any language')
+  .refine((r) => (r['EPSG:4326_lat'] !== null && r['EPSG:4326_lon'] !== null) || (r['EPSG:31370_x'] && r['EPSG:31370_y']), 'no position (lat/lon or Lambert 72 x/y)');
+export type BestRow = z.infer<typeof BestRow>;
+
+const pick = (r: BestRow, stem: 'streetname' | 'municipality_name' | 'postname', langs: Lang[]) => {
+  for (const l of langs) { const v = r[`${stem}_${l}`]; if (v) return v; }
+  return '';
+};
+const variants = (r: BestRow, stem: 'streetname' | 'municipality_name' | 'postname') => (['fr', 'nl', 'de'] as Lang[]).map((l) => r[`${stem}_${l}`]).filter((v) => v !== '');
+
+/** "12", "12A", "12 bis", "12/1" -> number and suffix (a box number is not a suffix). */
+export function splitHouseNumber(s: string): { number: number; rep: string | null } {
+  const m = /^(\d{1,5})\s*([A-Za-z]{1,3}|bis|ter)?\b/i.exec(s.trim())!;
+  return { number: Number(m[1]), rep: m[2] ? m[2].toLowerCase() : null };
+}
+
+/** One address of BeST as a row of `addresses`: names in the region's language, keys in every published language. */
+export function bestAddress(r: BestRow, project: (xy: [number, number]) => [number, number]) {
+  const langs = PRIMARY[r.region_code]!;
+  const [lng, lat] = r['EPSG:4326_lat'] !== null && r['EPSG:4326_lon'] !== null ? [r['EPSG:4326_lon'], r['EPSG:4326_lat']] : project([r['EPSG:31370_x']!, r['EPSG:31370_y']!]);
+  const { number, rep } = splitHouseNumber(r.house_number);
+  const street = pick(r, 'streetname', langs);
+  const municipality = pick(r, 'municipality_name', langs);
+  const place = pick(r, 'postname', langs) || municipality;
+  return {
+    lng, lat, number, rep, street, municipality,
+    label: `${street} ${r.house_number}, ${r.postcode} ${place}`,
+    // Every language variant is a key: "Grote Markt 1, Brussel" and "Grand-Place 1, Bruxelles" both find it.
+    streetKey: joinKeys(variants(r, 'streetname').map(streetKey)),
+    localityKey: joinKeys([...variants(r, 'municipality_name'), ...variants(r, 'postname')].map(localityKey)),
+  };
+}
+
+/** Partition of an input: openaddress-bebru.csv -> best.bebru. */
+export function bestPartition(path: string): string {
+  return `best.${basename(path).replace(/\.csv(\.gz)?$/i, '').replace(/^openaddress-/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}`;
+}
+
+/** BeST Address, one regional file (openaddress-bebru/bevlg/bewal.csv) -> a partition of be/addresses. */
+export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
+  const header = await readCsvHeader(input.path, { separator: ',' });
+  const missing = BEST_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length > 0) throw new Error(`not a BeST openaddress file: missing columns ${missing.join(', ')}`);
+  const partition = bestPartition(input.path);
+  await cleanStaleTemporaries(ctx.dataDir, 'be', 'addresses');
+  const rejects = new Rejects(ctx.dataDir, 'be', 'addresses', partition, ctx.maxRejectShare);
+  await rejects.init();
+  const writer = await TableWriter.open({ dataDir: ctx.dataDir, country: 'be', table: 'addresses', partition, columns: ADDRESS_COLUMNS, orderBy: 'cell' });
+  const progress = createProgress(`be.best ${partition}`, await fileSize(input.path), ctx.progressOut);
+  const project = toWgs84('EPSG:31370');
+  // A house with several boxes is published once per box, under the same address_id.
+  const seen = new Set<string>();
+  let total = 0;
+  try {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ',' })) {
+      total++;
+      if (error) { rejects.add(line, error, record); continue; }
+      const parsed = BestRow.safeParse(record);
+      if (!parsed.success) { rejects.add(line, parsed.error.issues.map((i) => i.message).join('; '), record); continue; }
+      const r = parsed.data;
+      if (seen.has(r.address_id)) continue;
+      seen.add(r.address_id);
+      const a = bestAddress(r, project);
+      if (!(a.lng > 2 && a.lng < 7 && a.lat > 49 && a.lat < 52)) { rejects.add(line, `position ${a.lng}, ${a.lat} is not in Belgium`, record); continue; }
+      writer.append([
+        r.address_id, pointCell(a.lat, a.lng), a.lng, a.lat, a.number, a.rep, a.street, r.postcode, r.municipality_id, a.municipality,
+        a.label, a.streetKey, a.localityKey, null, null, bestSource.id,
+      ]);
+      if ((total & 1023) === 0) progress.tick(total);
+    }
+    progress.tick(total);
+    progress.done();
+    rejects.check(total);
+    await rejects.close();
+    return await publish(ctx, 'be', 'be.best', bestSource, input, partition, [{ table: 'addresses', prepared: await writer.prepare() }], rejects);
+  } catch (e) {
+    await rejects.close();
+    await writer.abort();
+    throw e;
+  }
+}

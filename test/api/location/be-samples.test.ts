@@ -1,0 +1,152 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobById } from '../../../ingest/jobs.ts';
+import { CatalogDomainsResponse, CatalogFieldsResponse, LocationResponse, ReportResponse } from '../../../api/location/routes.ts';
+import { ZoneChildrenResponse, ZoneResponse } from '../../../api/location/zones/routes.ts';
+import { ErrorBody } from '../../../schemas/error.ts';
+import { silentContext } from '../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+
+// The Belgian samples (Statbel sectors in Lambert 2008 with REFNIS, BeST per region) through their jobs, served.
+let t: TestApp;
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+const locate = async (query: string) => {
+  const res = await get(`/api/v1/be/location?${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return LocationResponse.parse(res.json()).data.location;
+};
+
+beforeAll(async () => {
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-')), 'data');
+  const ctx = silentContext(dataDir);
+  for (const id of ['be.zones', 'be.best']) {
+    const job = jobById(id)!;
+    for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
+  }
+  t = await buildTestApp(dataDir);
+});
+afterAll(async () => { await t?.close(); });
+
+describe('Belgian location from the samples', () => {
+  it('gives every level of spec 2.4 at the Grand-Place, with a null province in Brussels-Capital', async () => {
+    const loc = await locate('lat=50.8466&lng=4.3524');
+    const codes = Object.fromEntries(Object.entries(loc.zones).map(([l, z]) => [l, z?.code ?? null]));
+    expect(codes).toEqual({
+      country: 'BE', administrative_area_level1: '04000', administrative_area_level2: null, administrative_area_level3: '21000',
+      locality: '21004', sublocality_level1: '21004A', sublocality_level2: '21004A01-', rental_survey_area: null, postal_code_prefix: null,
+    });
+    expect(loc.zones.locality?.name).toBe('Bruxelles / Brussel');
+    expect(loc.missing['zones.administrative_area_level2']).toBe('not_applicable');
+    expect(loc.address?.label).toBe('Grand-Place 1, 1000 Bruxelles');
+  });
+
+  it.each([
+    // Brussels (Haren) / Flanders (Machelen), on both sides of the border at 50.905.
+    [50.9035, 4.42, '04000', null, '21004'],
+    [50.9065, 4.42, '02000', '20001', '23047'],
+    // Flanders (Halle) / Wallonia (Tubize), on both sides of the border at 50.70.
+    [50.7015, 4.23, '02000', '20001', '23027'],
+    [50.6985, 4.23, '03000', '20002', '25105'],
+  ])('places %f, %f in region %s, province %s, commune %s', async (lat, lng, region, province, commune) => {
+    const loc = await locate(`lat=${lat}&lng=${lng}`);
+    expect(loc.zones.administrative_area_level1?.code).toBe(region);
+    expect(loc.zones.administrative_area_level2?.code ?? null).toBe(province);
+    expect(loc.zones.locality?.code).toBe(commune);
+  });
+
+  it.each([
+    ['Grand-Place 1, 1000 Bruxelles'], ['Grote Markt 1, 1000 Brussel'], ['grote markt 1 brussel'],
+  ])('finds the same Brussels address in French or Dutch: %s', async (q) => {
+    const loc = await locate(`address=${encodeURIComponent(q)}`);
+    expect(loc.precision).toBe('address');
+    expect(loc.latitude).toBeCloseTo(50.84655, 6);
+    expect(loc.address).toMatchObject({ street_number: '1', street_name: 'Grand-Place', zipcode: '1000', locality: 'Bruxelles' });
+    expect(loc.zones.locality?.code).toBe('21004');
+  });
+
+  it('finds Ixelles addresses by their Dutch names and Haren by its postal name', async () => {
+    const flagey = await locate(`address=${encodeURIComponent('Eugène Flageyplein 18, 1050 Elsene')}`);
+    expect(flagey.precision).toBe('address');
+    expect(flagey.zones.locality?.code).toBe('21009');
+    const haren = await locate(`address=${encodeURIComponent('Verdunstraat 500, 1130 Haren')}`);
+    expect(haren.address?.label).toBe('Rue de Verdun 500, 1130 Haren');
+    expect(haren.zones.sublocality_level1?.code).toBe('21004R');
+  });
+
+  it('tells the two Grand-Place apart by their commune (Bruxelles, Tubize)', async () => {
+    const tubize = await locate(`address=${encodeURIComponent('Grand-Place 1, 1480 Tubize')}`);
+    expect(tubize.zones.locality?.code).toBe('25105');
+    expect(tubize.zones.administrative_area_level1?.name).toBe('Région wallonne');
+  });
+});
+
+describe('Belgian report', () => {
+  it('serves the location domain and says the others are not ingested yet; building is not a Belgian domain', async () => {
+    const res = await get('/api/v1/be/report?lat=50.8275&lng=4.3723&include=location,market,building');
+    expect(res.statusCode).toBe(200);
+    const body = ReportResponse.parse(res.json());
+    expect(body.data.location.zones.locality?.code).toBe('21009');
+    expect(body.data['market']).toEqual({ status: 'unavailable', missing: {} });
+    expect(body.data['building']).toEqual({ status: 'not_covered', missing: {} });
+    expect(body.meta.warnings.map((w) => `${w.domain}:${w.code}`)).toEqual(expect.arrayContaining(['market:data_unavailable', 'building:not_covered']));
+  });
+});
+
+describe('Belgian zone routes', () => {
+  it('serves a statistical sector with its parents, no province in Brussels', async () => {
+    const res = await get('/api/v1/be/zones/sublocality_level2/21009A01-');
+    expect(res.statusCode).toBe(200);
+    const d = ZoneResponse.parse(res.json()).data;
+    expect(d.parents.map((p) => `${p.level}:${p.code}`)).toEqual([
+      'country:BE', 'administrative_area_level1:04000', 'administrative_area_level3:21000', 'locality:21009', 'sublocality_level1:21009A',
+    ]);
+  });
+
+  it('lists the communes of an arrondissement and the statistical sectors of a commune, with outlines on request', async () => {
+    const arr = ZoneChildrenResponse.parse((await get('/api/v1/be/zones/administrative_area_level3/23000/children')).json()).data;
+    expect(arr.children.map((c) => c.code)).toEqual(['23027', '23047']);
+    const res = await get('/api/v1/be/zones/locality/21004/children?geometry=true');
+    const com = ZoneChildrenResponse.parse(res.json()).data;
+    expect(com.children.map((c) => c.code)).toEqual(['21004A', '21004R']);
+    expect(com.children[0]!.geometry?.type).toBe('Polygon');
+    const regions = ZoneChildrenResponse.parse((await get('/api/v1/be/zones/country/BE/children')).json()).data;
+    expect(regions.children.map((c) => c.name)).toEqual(['Vlaams Gewest', 'Région wallonne', 'Région de Bruxelles-Capitale / Brussels Hoofdstedelijk Gewest']);
+  });
+
+  it('serves the outline of Brussels-Capital as the union of its communes, and 404 zone_not_found elsewhere', async () => {
+    const d = ZoneResponse.parse((await get('/api/v1/be/zones/administrative_area_level1/04000?geometry=true')).json()).data;
+    expect(['Polygon', 'MultiPolygon']).toContain(d.geometry?.type);
+    const res = await get('/api/v1/be/zones/locality/99999');
+    expect(res.statusCode).toBe(404);
+    expect(ErrorBody.parse(res.json()).error.code).toBe('zone_not_found');
+  });
+});
+
+describe('Belgian catalog routes', () => {
+  it('lists the domains with their routes and fields, location served here', async () => {
+    const res = await get('/api/v1/be/catalog/domains?locale=en');
+    expect(res.statusCode).toBe(200);
+    const { domains } = CatalogDomainsResponse.parse(res.json()).data;
+    expect(domains.map((d) => d.id)).toEqual(['location', 'risks', 'market', 'places', 'access', 'residents', 'urbanism']);
+    const location = domains[0]!;
+    expect(location).toMatchObject({ label: 'Location', served: true, routes: ['/api/v1/be/location', '/api/v1/be/report'] });
+    expect(location.fields).toContain('zones.sublocality_level2');
+    expect(domains.find((d) => d.id === 'residents')).toMatchObject({ served: false, fields: expect.arrayContaining(['income.taxable_median']) });
+    // Catalog routes consume no unit.
+    const quota = Number(res.headers['x-quota-remaining']);
+    const again = await get('/api/v1/be/catalog/domains');
+    expect(Number(again.headers['x-quota-remaining'])).toBe(quota);
+  });
+
+  it('defines each field with its unit, update rhythm and coverage, BeST covering the three regions', async () => {
+    const { fields } = CatalogFieldsResponse.parse((await get('/api/v1/be/catalog/fields')).json()).data;
+    const address = fields.find((f) => f.id === 'location.address')!;
+    expect(address).toMatchObject({ label: 'Adresse', unit: null, update_frequency: 'weekly', sources: ['be.best'] });
+    expect(address.coverage).toEqual({ status: 'available', territories: ['Brussels-Capital Region', 'Flemish Region', 'Walloon Region'], updated_on: '2026-11-20' });
+    const province = fields.find((f) => f.id === 'location.zones.administrative_area_level2')!;
+    expect(province.definition).toContain('Bruxelles-Capitale');
+    expect(province.coverage.status).toBe('available');
+  });
+});

@@ -1,0 +1,100 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobById } from '../../../ingest/jobs.ts';
+import { LocationResponse } from '../../../api/location/routes.ts';
+import { ZoneResponse } from '../../../api/location/zones/routes.ts';
+import { ErrorBody } from '../../../schemas/error.ts';
+import { silentContext } from '../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+
+// The Quebec samples (SDA layers named from MUN.csv, FSA in EPSG:3347, rental areas, Adresses Québec in EPSG:32198), served.
+let t: TestApp;
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+const locate = async (query: string) => {
+  const res = await get(`/api/v1/ca/location?${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return LocationResponse.parse(res.json()).data.location;
+};
+
+beforeAll(async () => {
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-')), 'data');
+  const ctx = silentContext(dataDir);
+  for (const id of ['ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll']) {
+    const job = jobById(id)!;
+    for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
+  }
+  t = await buildTestApp(dataDir);
+});
+afterAll(async () => { await t?.close(); });
+
+describe('Quebec location from the samples', () => {
+  it('finds an Adresses Québec address of the Plateau at the number, with every level of spec 2.4', async () => {
+    const loc = await locate(`address=${encodeURIComponent('4115 rue Saint-Denis, Montréal H2W 2M7')}`);
+    expect(loc.precision).toBe('address');
+    expect(loc.latitude).toBeCloseTo(45.5205, 5);
+    expect(loc.address).toMatchObject({ street_number: '4115', street_name: 'rue Saint-Denis', zipcode: 'H2W2M7', locality: 'Montréal' });
+    const codes = Object.fromEntries(Object.entries(loc.zones).map(([l, z]) => [l, z?.code ?? null]));
+    expect(codes).toEqual({
+      country: 'CA', administrative_area_level1: '24', administrative_area_level2: '06', administrative_area_level3: '66',
+      locality: '66023', sublocality_level1: 'REM21', sublocality_level2: null, rental_survey_area: 'Q0105', postal_code_prefix: 'H2W',
+    });
+    expect(loc.zones.sublocality_level1?.name).toBe('Le Plateau-Mont-Royal');
+    expect(loc.missing['zones.sublocality_level2']).toBe('not_applicable');
+  });
+
+  it('places Côte-des-Neiges and Laval (off the island, no arrondissement) in their zones', async () => {
+    const cdn = await locate(`address=${encodeURIComponent('3101 boul. Édouard-Montpetit Montréal')}`);
+    expect(cdn.zones.sublocality_level1?.code).toBe('REM34');
+    expect(cdn.zones.rental_survey_area?.code).toBe('Q0109');
+    expect(cdn.zones.postal_code_prefix?.code).toBe('H3T');
+    const laval = await locate(`address=${encodeURIComponent('1, place du Souvenir, Laval')}`);
+    expect(laval.precision).toBe('address');
+    expect(laval.zones.locality).toEqual({ level: 'locality', code: '65005', name: 'Laval' });
+    expect(laval.zones.administrative_area_level2?.code).toBe('13');
+    expect(laval.zones.sublocality_level1).toBeNull();
+    expect(laval.missing['zones.sublocality_level1']).toBe('not_applicable');
+  });
+
+  it('finds a number known only from the assessment roll, placed between its official neighbours, zipcode null (spec 2.6)', async () => {
+    const loc = await locate(`address=${encodeURIComponent('4121 rue Saint-Denis, Montréal')}`);
+    expect(loc.precision).toBe('address');
+    expect(loc.address).toEqual({ label: '4121, rue Saint-Denis, Montréal', street_number: '4121', street_name: 'rue Saint-Denis', zipcode: null, locality: 'Montréal' });
+    // A third of the way from 4117 (45.52058) to 4129 (45.52082).
+    expect(loc.latitude).toBeCloseTo(45.52066, 5);
+    expect(loc.zones.sublocality_level1?.code).toBe('REM21');
+    // A number the official addresses publish keeps its official postcode.
+    const official = await locate(`address=${encodeURIComponent('4115 rue Saint-Denis, Montréal')}`);
+    expect(official.address?.zipcode).toBe('H2W2M7');
+  });
+
+  it('serves the nearest official address for a position', async () => {
+    const loc = await locate('lat=45.52351&lng=-73.58549');
+    expect(loc.address?.label).toBe('200, avenue du Mont-Royal Est, Montréal H2T 1P1');
+  });
+
+  it.each([
+    // Quebec-Ontario land border between Pointe-Fortune and Lake Saint-François (about -74.377 at 45.40).
+    [45.40, -74.36, 200], [45.40, -74.40, 422],
+    // The Ottawa River: Gatineau (QC) and Ottawa (ON).
+    [45.4765, -75.7013, 200], [45.4236, -75.7009, 422],
+  ])('at %f, %f answers %i', async (lat, lng, status) => {
+    const res = await get(`/api/v1/ca/location?lat=${lat}&lng=${lng}`);
+    expect(res.statusCode).toBe(status);
+    if (status === 422) expect(ErrorBody.parse(res.json()).error.code).toBe('outside_coverage');
+    else expect(LocationResponse.parse(res.json()).data.location.zones.country?.code).toBe('CA');
+  });
+
+  it('gives the Quebec side of the Ontario border its forward sortation area', async () => {
+    const loc = await locate('lat=45.40&lng=-74.36');
+    expect(loc.zones.postal_code_prefix?.code).toBe('J0P');
+  });
+
+  it('serves the arrondissement zone with its parents up to the country', async () => {
+    const d = ZoneResponse.parse((await get('/api/v1/ca/zones/sublocality_level1/REM21')).json()).data;
+    expect(d.parents.map((p) => `${p.level}:${p.code}`)).toEqual([
+      'country:CA', 'administrative_area_level1:24', 'administrative_area_level2:06', 'administrative_area_level3:66', 'locality:66023',
+    ]);
+  });
+});
