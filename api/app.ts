@@ -18,6 +18,8 @@ import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
 import { docsPage } from './core/docs-page.ts';
+import type { Sql } from './core/state/sql.ts';
+import { marketplaceRoutes, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
 export interface AppDeps {
@@ -29,6 +31,8 @@ export interface AppDeps {
   geocoder: Geocoder | null;
   rateLimiter: RateLimiter;
   manifests: Manifests;
+  /** The marketplace (api/marketplace/, mounted at /stores) when given. */
+  marketplace?: { sql: Sql; resolveAccessToken: AccessTokenResolver };
   logger?: boolean | object;
 }
 
@@ -64,6 +68,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const country of ['fr', 'ca', 'be'] as const) {
     for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
     for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
+  }
+
+  if (deps.marketplace) {
+    await app.register(marketplaceRoutes, {
+      prefix: STORE_PREFIX, sql: deps.marketplace.sql, clock: deps.clock, rateLimiter: deps.rateLimiter,
+      ratePerMinute: deps.config.MARKETPLACE_RATE_LIMIT_PER_MINUTE, resolveAccessToken: deps.marketplace.resolveAccessToken,
+    });
   }
 
   const document = openApiDocument(routes, { version: API_VERSION });

@@ -20,6 +20,15 @@ export const ConfigSchema = z.object({
   QUOTA_UNITS_PER_MONTH: int(100_000, 1),
   SANDBOX_QUOTA_UNITS_PER_MONTH: int(1_000, 1),
   MAINTENANCE_UNTIL: z.string().datetime().optional(),
+  /** Marketplace: requests per minute of one partner in one store. */
+  MARKETPLACE_RATE_LIMIT_PER_MINUTE: int(600, 1),
+  /** Marketplace: seconds between two renewal runs inside the server; 0 turns them off. */
+  MARKETPLACE_RENEW_INTERVAL_S: int(300, 0),
+  /** Marketplace: milliseconds between two webhook delivery rounds inside the server; 0 turns them off. */
+  MARKETPLACE_WEBHOOK_INTERVAL_MS: int(2000, 0),
+  MARKETPLACE_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  MARKETPLACE_WEBHOOK_MAX_ATTEMPTS: int(15, 1),
+  MARKETPLACE_WEBHOOK_BACKOFF_MS: int(10_000, 1),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 
