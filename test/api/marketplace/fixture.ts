@@ -76,6 +76,8 @@ export interface MarketFixture {
   accessTokens: Map<string, number>;
   headers(who: keyof MarketFixture['creds']): Record<string, string>;
   buildApp(env?: Record<string, string>): Promise<FastifyInstance>;
+  /** The same app over another connection pool (another "server process" for the database). */
+  buildAppOn(sql: Sql): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -129,13 +131,13 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'market-'));
   const warehouses: Warehouse[] = [];
   const apps: FastifyInstance[] = [];
-  const build = async (env: Record<string, string> = {}) => {
+  const build = async (env: Record<string, string> = {}, on: Sql = sql) => {
     const warehouse = await openWarehouse(dataDir);
     warehouses.push(warehouse);
     const app = await buildApp({
-      config: loadConfig({ DATA_DIR: dataDir, ...env }), clock, warehouse, keys: createKeyRepository(sql), resolved: createResolvedAddresses(sql),
+      config: loadConfig({ DATA_DIR: dataDir, ...env }), clock, warehouse, keys: createKeyRepository(on), resolved: createResolvedAddresses(on),
       geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
-      marketplace: { sql, resolveAccessToken: async (t) => accessTokens.get(t) ?? null },
+      marketplace: { sql: on, resolveAccessToken: async (t) => accessTokens.get(t) ?? null },
     });
     apps.push(app);
     return app;
@@ -146,6 +148,7 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
     users: { julie: julie.id, marc: marc.id, stranger: stranger.id },
     headers: (who) => ({ apiKey: creds[who].apiKey, apiToken: creds[who].apiToken }),
     buildApp: build,
+    buildAppOn: (on) => build({}, on),
     async close() {
       for (const a of apps) await a.close();
       for (const w of warehouses) w.close();
