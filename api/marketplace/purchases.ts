@@ -61,21 +61,23 @@ export interface Renewal { purchaseId: number; disabled: number; created: number
  * Renews every subscription whose current period ended at `now` or before: the ended
  * authorization is deactivated (authorization.disable), then the next period's is created
  * (authorization.create); a cancelled subscription is only deactivated. Periods missed while
- * nothing ran are renewed one by one. Exactly once under concurrent runs: each purchase is
+ * nothing ran are renewed one by one. `asOf` (default `now`) is the moment periods are judged
+ * at, for operators replaying a date. Exactly once under concurrent runs: each purchase is
  * handled under its row lock, and (purchase, period) is unique.
  */
-export async function renewDue(sql: Sql, now: Date): Promise<Renewal[]> {
+export async function renewDue(sql: Sql, now: Date, asOf: Date = now): Promise<Renewal[]> {
   const due = await sql.query<{ purchase_id: number }>(
     `SELECT DISTINCT purchase_id::int AS purchase_id FROM mkt_authorizations
       WHERE status = 'active' AND mode <> 'tokens' AND validity_end <= $1 ORDER BY 1`,
-    [now],
+    [asOf],
   );
   const done: Renewal[] = [];
-  for (const { purchase_id } of due) done.push(...(await renewPurchase(sql, purchase_id, now)));
+  for (const { purchase_id } of due) done.push(...(await renewPurchase(sql, purchase_id, now, asOf)));
   return done;
 }
 
-async function renewPurchase(sql: Sql, purchaseId: number, now: Date): Promise<Renewal[]> {
+/** `asOf` decides which periods have ended (`renew --now`); `now` stamps the changes and events. */
+async function renewPurchase(sql: Sql, purchaseId: number, now: Date, asOf: Date): Promise<Renewal[]> {
   return sql.transaction(async (tx) => {
     const [p] = await tx.query<{ purchased_at: Date; cancelled_at: Date | null; mode: 'plan_month' | 'plan_year'; validity_months: number }>(
       `SELECT p.purchased_at, p.cancelled_at, pl.mode, pl.validity_months FROM mkt_purchases p JOIN mkt_plans pl ON pl.id = p.plan_id
@@ -90,7 +92,7 @@ async function renewPurchase(sql: Sql, purchaseId: number, now: Date): Promise<R
          FROM mkt_authorizations WHERE purchase_id = $1 AND status = 'active' ORDER BY period DESC LIMIT 1`,
       [purchaseId],
     );
-    while (current && current.validity_end.getTime() <= now.getTime()) {
+    while (current && current.validity_end.getTime() <= asOf.getTime()) {
       await tx.query(`UPDATE mkt_authorizations SET status = 'inactive', inactive_at = validity_end, updated_at = $2 WHERE id = $1`, [current.id, now]);
       await emit(tx, 'authorization.disable', current.id, now);
       const start = addMonths(p!.purchased_at, months * (current.period + 1));

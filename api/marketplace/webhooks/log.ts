@@ -6,6 +6,7 @@ import { webhookId } from './worker.ts';
 
 export interface LogQuery {
   accessId: number | null;
+  storeId?: number | null;
   status: 'pending' | 'delivered' | 'failed' | null;
   /** Deliveries with an id below this one (paging backwards, newest first). */
   before: number | null;
@@ -24,8 +25,9 @@ export async function deliveryLog(sql: Sql, q: LogQuery): Promise<{ deliveries: 
             d.access_id::int AS access_id, d.url, d.status, d.next_attempt_at, d.delivered_at, d.created_at, e.payload
        FROM mkt_deliveries d JOIN mkt_events e ON e.id = d.event_id
       WHERE ($1::bigint IS NULL OR d.access_id = $1) AND ($2::text IS NULL OR d.status = $2) AND ($3::bigint IS NULL OR d.id < $3)
+        AND ($5::bigint IS NULL OR e.store_id = $5)
       ORDER BY d.id DESC LIMIT $4`,
-    [q.accessId, q.status, q.before, q.limit + 1],
+    [q.accessId, q.status, q.before, q.limit + 1, q.storeId ?? null],
   );
   const page = rows.slice(0, q.limit);
   const attempts = page.length === 0 ? [] : await sql.query<AttemptRow>(
