@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../api/core/state/migrations.ts';
-import { purchase, renewDue } from '../../../api/marketplace/purchases.ts';
+import { createMarketplaceJobs } from '../../../api/marketplace/jobs.ts';
+import { cancelPurchase, purchase, renewDue } from '../../../api/marketplace/purchases.ts';
 import { createDeliveryWorker } from '../../../api/marketplace/webhooks/worker.ts';
 import { DebitResponse, DeliveryLogResponse, MarketErrorBody, ServicesResponse } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
@@ -193,6 +194,31 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(otherUser.statusCode).toBe(404);
   });
 
+  it("the server's jobs renew and deliver; a cancelled subscription ends without a new period", async () => {
+    const jobs = createMarketplaceJobs({
+      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, maxAttempts: 3, backoffBaseMs: 1000 },
+      log: { info: () => {}, error: () => {} },
+    });
+    const yearly = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'BETA-PHOTO-Y' }, f.clock);
+    const monthly = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'ACME-STATS-M' }, f.clock);
+    await cancelPurchase(db.sql, monthly.purchaseId, f.clock);
+    await jobs.deliver();
+    const start = f.clock.now();
+    f.clock.set(new Date(start.getTime() + 40 * 86_400_000));
+    const marcs = (list: { purchaseId: number }[]) => list.filter((r) => r.purchaseId === monthly.purchaseId || r.purchaseId === yearly.purchaseId);
+    expect(marcs(await jobs.renew())).toEqual([{ purchaseId: monthly.purchaseId, disabled: monthly.authorizationId, created: null }]);
+    f.clock.set(new Date(start.getTime() + 366 * 86_400_000));
+    const [renewal, ...more] = marcs(await jobs.renew());
+    expect(more).toEqual([]);
+    expect(renewal).toMatchObject({ purchaseId: yearly.purchaseId, disabled: yearly.authorizationId });
+    expect(await jobs.deliver()).toMatchObject({ retried: 0, failed: 0 });
+    const beta = f.receiver.of('BETA').slice(-2).map((r) => [r.envelope.webhook, r.envelope.data.id]);
+    expect(beta).toEqual([['authorization.disable', yearly.authorizationId], ['authorization.create', renewal!.created]]);
+    const marc = await services('OWNER', 'email=marc@example.ca');
+    expect(marc.authorizations.plans.map((a) => a.id)).toEqual([renewal!.created]);
+    f.clock.set(start);
+  });
+
   it('429 past the per-minute limit of an access', async () => {
     const app = await f.buildApp({ MARKETPLACE_RATE_LIMIT_PER_MINUTE: '2' });
     const call = () => app.inject({ method: 'GET', url: `${BASE}/services?email=julie@example.ca`, headers: f.headers('OWNER') });
@@ -221,7 +247,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     f.clock.advance(2000);
     expect(await restarted.runOnce()).toMatchObject({ delivered: 8, retried: 0 });
     for (const partner of ['OWNER', 'ACME']) {
-      const got = f.receiver.of(partner).filter((r) => r.envelope.client.uid === 'crm-1002').map((r) => [r.envelope.webhook, r.envelope.data.tokens]);
+      const got = f.receiver.of(partner).filter((r) => r.envelope.client.uid === 'crm-1002' && r.envelope.data.id === p.authorizationId).map((r) => [r.envelope.webhook, r.envelope.data.tokens]);
       expect(got).toEqual([['authorization.create', 100], ['tokens.debit', 90], ['tokens.debit', 70], ['tokens.debit', 40]]);
     }
     expect(f.receiver.received.length - before).toBe(8);

@@ -106,7 +106,7 @@ export const migration: Migration = {
        user_id          bigint NOT NULL REFERENCES users (id),
        authorization_id bigint NOT NULL REFERENCES mkt_authorizations (id),
        type             text NOT NULL CHECK (type IN ('authorization.create', 'authorization.disable', 'tokens.debit')),
-       payload          jsonb NOT NULL,
+       payload          json NOT NULL,
        created_at       timestamptz NOT NULL
      )`,
     `CREATE TABLE mkt_deliveries (
