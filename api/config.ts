@@ -29,6 +29,8 @@ export const ConfigSchema = z.object({
   MARKETPLACE_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
   MARKETPLACE_WEBHOOK_MAX_ATTEMPTS: int(15, 1),
   MARKETPLACE_WEBHOOK_BACKOFF_MS: int(10_000, 1),
+  /** Marketplace: lets webhooks reach loopback and private addresses (local development only). */
+  MARKETPLACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 

@@ -47,7 +47,8 @@ grant prints the apiKey, apiToken and webhook secret once: only hashes of the ke
 A client profile (spec 2.3 fields that are not in the user account) is a JSON object, e.g.
   '{"company_name": "Plateau Immo", "website": "https://example.ca", "bio": {"fr": "..."}}'.
 DATE: YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp.
-Environment: DATABASE_URL (PostgreSQL server) or DATA_DIR (embedded state at <DATA_DIR>/state, default ./data).`;
+Environment: DATABASE_URL (PostgreSQL server) or DATA_DIR (embedded state at <DATA_DIR>/state, default ./data);
+MARKETPLACE_WEBHOOK_ALLOW_PRIVATE=true lets webhooks deliver reach loopback and private addresses.`;
 
 const OPTIONS = {
   slug: { type: 'string' },
@@ -283,7 +284,7 @@ async function run(sql: Sql, clock: Clock, command: string, arg: string | undefi
       return 0;
     }
     case 'webhooks deliver': {
-      const r = await createDeliveryWorker({ sql, clock }).runOnce();
+      const r = await createDeliveryWorker({ sql, clock, allowPrivateNetworks: io.env.MARKETPLACE_WEBHOOK_ALLOW_PRIVATE === 'true' }).runOnce();
       io.out(`${r.attempted} attempt(s): ${r.delivered} delivered, ${r.retried} to retry, ${r.failed} given up`);
       return 0;
     }

@@ -13,13 +13,12 @@ export interface JobsOptions {
   clock: Clock;
   renewIntervalMs: number;
   webhookIntervalMs: number;
-  webhook: { timeoutMs: number; maxAttempts: number; backoffBaseMs: number };
+  webhook: { timeoutMs: number; maxAttempts: number; backoffBaseMs: number; allowPrivateNetworks: boolean };
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
-  fetch?: typeof fetch;
 }
 
 export function createMarketplaceJobs(o: JobsOptions) {
-  const worker = createDeliveryWorker({ sql: o.sql, clock: o.clock, fetch: o.fetch, log: o.log, ...o.webhook });
+  const worker = createDeliveryWorker({ sql: o.sql, clock: o.clock, log: o.log, ...o.webhook });
   let renewing: Promise<Renewal[]> | null = null;
   const timers: NodeJS.Timeout[] = [];
 

@@ -11,6 +11,7 @@
 import { Webhook } from 'standardwebhooks';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import type { Sql } from '../../core/state/sql.ts';
+import { createSender, type Send } from './send.ts';
 
 export interface DeliveryWorkerOptions {
   sql: Sql;
@@ -21,7 +22,10 @@ export interface DeliveryWorkerOptions {
    * their own clock (Standard Webhooks allows a few minutes of skew).
    */
   wallClock?: Clock;
-  fetch?: typeof fetch;
+  /** How a request is sent; default: node:http(s), internal addresses refused unless allowed. */
+  send?: Send;
+  /** Lets webhooks reach loopback and private addresses (local development, tests). */
+  allowPrivateNetworks?: boolean;
   /** Time limit of one request. */
   timeoutMs?: number;
   /** Attempts before a delivery is marked failed (and the next of its sequence may go). */
@@ -48,7 +52,7 @@ export const webhookId = (eventId: number) => `msg_${eventId}`;
 interface Claimed { id: number; event_id: number; attempts: number; url: string; secret: string; payload: unknown; lease_until: Date }
 
 export function createDeliveryWorker(o: DeliveryWorkerOptions) {
-  const doFetch = o.fetch ?? fetch;
+  const send = o.send ?? createSender({ allowPrivateNetworks: o.allowPrivateNetworks ?? false });
   const timeoutMs = o.timeoutMs ?? 10_000;
   const maxAttempts = o.maxAttempts ?? 15;
   const baseMs = o.backoffBaseMs ?? 10_000;
@@ -87,25 +91,20 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
     let error: string | null = null;
     const started = performance.now();
     try {
-      const res = await doFetch(d.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'marketplace-webhooks/1',
-          'webhook-id': msgId,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': new Webhook(d.secret).sign(msgId, sentAt, body),
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'marketplace-webhooks/1',
+        'webhook-id': msgId,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': new Webhook(d.secret).sign(msgId, sentAt, body),
+      };
+      // Redirects are not followed: a 3xx is a failed attempt like any other non-2xx.
+      const res = await send(d.url, headers, body, timeoutMs);
       statusCode = res.status;
-      await res.arrayBuffer().catch(() => undefined);
       if (res.status < 200 || res.status >= 300) error = `receiver answered HTTP ${res.status}`;
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string; message?: string } };
-      error = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `cannot reach the receiver: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
+      const e = err as Error & { code?: string };
+      error = `cannot reach the receiver: ${e.code ?? e.message}`;
     }
     const duration = Math.round(performance.now() - started);
     const now = o.clock.now();

@@ -37,7 +37,7 @@ describe.each(backends)('marketplace CLI on $name', (backend) => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'market-cli-'));
     db = await backend.open();
     await migrate(db.sql);
-    env = backend.name === 'postgres' ? { DATABASE_URL: db.url! } : { DATA_DIR: dataDir };
+    env = { ...(backend.name === 'postgres' ? { DATABASE_URL: db.url! } : { DATA_DIR: dataDir }), MARKETPLACE_WEBHOOK_ALLOW_PRIVATE: 'true' };
     receiver = await startReceiver(secrets);
   });
   afterAll(async () => {

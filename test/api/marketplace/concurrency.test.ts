@@ -89,7 +89,7 @@ describe.skipIf(!postgres)('concurrency on PostgreSQL (DATABASE_URL)', () => {
     expect(events.length).toBeLessThanOrEqual(successes + 2 * auths.length);
 
     // And the receivers get exactly one webhook per event.
-    const worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, batch: 50 });
+    const worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, batch: 50, allowPrivateNetworks: true });
     await worker.runOnce();
     const debitsReceived = f.receiver.of('ACME').filter((r) => r.envelope.webhook === 'tokens.debit' && auths.includes(r.envelope.data.id));
     expect(debitsReceived).toHaveLength(events.length);

@@ -17,7 +17,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     db = await backend.open();
     await migrate(db.sql);
     f = await marketFixture(db.sql);
-    worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, maxAttempts: 10 });
+    worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, maxAttempts: 10, allowPrivateNetworks: true });
   });
   afterAll(async () => {
     await f?.close();
@@ -196,7 +196,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
 
   it("the server's jobs renew and deliver; a cancelled subscription ends without a new period", async () => {
     const jobs = createMarketplaceJobs({
-      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, maxAttempts: 3, backoffBaseMs: 1000 },
+      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, maxAttempts: 3, backoffBaseMs: 1000, allowPrivateNetworks: true },
       log: { info: () => {}, error: () => {} },
     });
     const yearly = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'BETA-PHOTO-Y' }, f.clock);
@@ -205,7 +205,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     await jobs.deliver();
     const start = f.clock.now();
     f.clock.set(new Date(start.getTime() + 40 * 86_400_000));
-    const marcs = (list: { purchaseId: number }[]) => list.filter((r) => r.purchaseId === monthly.purchaseId || r.purchaseId === yearly.purchaseId);
+    const marcs = <T extends { purchaseId: number }>(list: T[]) => list.filter((r) => r.purchaseId === monthly.purchaseId || r.purchaseId === yearly.purchaseId);
     expect(marcs(await jobs.renew())).toEqual([{ purchaseId: monthly.purchaseId, disabled: monthly.authorizationId, created: null }]);
     f.clock.set(new Date(start.getTime() + 366 * 86_400_000));
     const [renewal, ...more] = marcs(await jobs.renew());
@@ -243,7 +243,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(await worker.runOnce()).toMatchObject({ attempted: 2, retried: 2 });
     // A fresh worker (a restarted server) picks the state up from the database.
     f.receiver.setMode('up');
-    const restarted = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000 });
+    const restarted = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, allowPrivateNetworks: true });
     f.clock.advance(2000);
     expect(await restarted.runOnce()).toMatchObject({ delivered: 8, retried: 0 });
     for (const partner of ['OWNER', 'ACME']) {
