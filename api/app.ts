@@ -19,7 +19,8 @@ import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
 import { docsPage } from './core/docs-page.ts';
 import type { Sql } from './core/state/sql.ts';
-import { marketplaceRoutes, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
+import { invalid } from './marketplace/errors.ts';
+import { isStoreUrl, marketplaceRoutes, sendMarketError, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
 export interface AppDeps {
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', String(request.id));
+      if (deps.marketplace && isStoreUrl(request.url)) return sendMarketError(request, reply, invalid('url', request.url, `malformed URL: ${err.message}`));
       reply.header('X-Api-Version', API_VERSION);
       sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
     },

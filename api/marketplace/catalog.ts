@@ -145,9 +145,13 @@ export function createCatalog(sql: Sql, clock: Clock) {
       if (rows.length === 0) throw new OperatorError(`access ${accessId} not found`, 'not_found');
     },
 
+    /** Revokes an access: its credentials stop working and its pending deliveries are dropped (failed). */
     async revokeAccess(accessId: number): Promise<void> {
-      const rows = await sql.query(`UPDATE mkt_accesses SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id`, [accessId, clock.now()]);
-      if (rows.length === 0) throw new OperatorError(`access ${accessId} not found or already revoked`, 'not_found');
+      await sql.transaction(async (tx) => {
+        const rows = await tx.query(`UPDATE mkt_accesses SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id`, [accessId, clock.now()]);
+        if (rows.length === 0) throw new OperatorError(`access ${accessId} not found or already revoked`, 'not_found');
+        await tx.query(`UPDATE mkt_deliveries SET status = 'failed', last_error = 'access revoked', lease_until = NULL WHERE access_id = $1 AND status = 'pending'`, [accessId]);
+      });
     },
 
     /**

@@ -39,6 +39,7 @@ export interface MarketplaceRouteDeps {
 }
 
 export const STORE_PREFIX = '/stores';
+export const isStoreUrl = (url: string) => url === STORE_PREFIX || url.startsWith(`${STORE_PREFIX}/`) || url.startsWith(`${STORE_PREFIX}?`);
 
 const IDENTIFIERS = ['access_token', 'email', 'uid', 'id'] as const;
 const identity = {
@@ -83,7 +84,8 @@ function header(request: FastifyRequest, name: string): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
-function sendError(request: FastifyRequest, reply: FastifyReply, e: MarketError): FastifyReply {
+/** Answers `e` with the marketplace error body. */
+export function sendMarketError(request: FastifyRequest, reply: FastifyReply, e: MarketError): FastifyReply {
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
   const body: MarketErrorBody = { status: 'error', error: { code: e.code, message: e.message, details: e.details }, request_id: String(request.id) };
   return reply.code(e.status).type('application/json; charset=utf-8').send(body);
@@ -107,15 +109,15 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
   });
 
   app.setErrorHandler((err: FastifyError | MarketError, request, reply) => {
-    if (err instanceof MarketError) return sendError(request, reply, err);
+    if (err instanceof MarketError) return sendMarketError(request, reply, err);
     const fe = err as FastifyError;
-    if (fe.statusCode === 404) return sendError(request, reply, new MarketError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
-    if (fe.statusCode === 413) return sendError(request, reply, invalid('body', null, 'the body is too large'));
-    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return sendError(request, reply, invalid('request', null, 'the request cannot be read'));
+    if (fe.statusCode === 404) return sendMarketError(request, reply, new MarketError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+    if (fe.statusCode === 413) return sendMarketError(request, reply, invalid('body', null, 'the body is too large'));
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return sendMarketError(request, reply, invalid('request', null, 'the request cannot be read'));
     request.log.error({ err }, 'marketplace internal error');
-    return sendError(request, reply, new MarketError('internal_error', 'internal error; the request may be retried later'));
+    return sendMarketError(request, reply, new MarketError('internal_error', 'internal error; the request may be retried later'));
   });
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new MarketError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) => sendMarketError(request, reply, new MarketError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)));
 
   // Store, credentials (spec 5) and rate limit (spec 8), before any parameter is looked at.
   app.addHook('preHandler', async (request, reply) => {

@@ -5,7 +5,8 @@
  * arrive in the order they were made. Failed attempts are retried with exponential backoff;
  * all state is in the database, so a restart (or another process) picks up where it stopped.
  * Several workers may run at once: deliveries are claimed with FOR UPDATE SKIP LOCKED and a
- * lease. Requests are signed per Standard Webhooks (webhook-id, webhook-timestamp,
+ * lease. A delivery goes to the access's current URL; while the access has none, it waits.
+ * Requests are signed per Standard Webhooks (webhook-id, webhook-timestamp,
  * webhook-signature v1 = HMAC-SHA256 with the access's whsec_ secret).
  */
 import { Webhook } from 'standardwebhooks';
@@ -64,8 +65,9 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
     const lease = new Date(now.getTime() + leaseMs);
     return o.sql.transaction(async (tx) => {
       const ids = await tx.query<{ id: number }>(
-        `SELECT d.id::int AS id FROM mkt_deliveries d
+        `SELECT d.id::int AS id FROM mkt_deliveries d JOIN mkt_accesses ac ON ac.id = d.access_id
           WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
+            AND ac.webhook_url IS NOT NULL AND ac.revoked_at IS NULL
             AND NOT EXISTS (SELECT 1 FROM mkt_deliveries e
                              WHERE e.access_id = d.access_id AND e.user_id = d.user_id AND e.status = 'pending' AND e.id < d.id)
           ORDER BY d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`,
@@ -76,7 +78,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
         `UPDATE mkt_deliveries d SET lease_until = $2
            FROM mkt_events e, mkt_accesses ac
           WHERE d.id = ANY($1::bigint[]) AND e.id = d.event_id AND ac.id = d.access_id
-          RETURNING d.id::int AS id, d.event_id::int AS event_id, d.attempts, coalesce(ac.webhook_url, d.url) AS url,
+          RETURNING d.id::int AS id, d.event_id::int AS event_id, d.attempts, ac.webhook_url AS url,
                     ac.webhook_secret AS secret, e.payload, d.lease_until`,
         [ids.map((r) => r.id), lease],
       );

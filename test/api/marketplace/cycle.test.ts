@@ -178,6 +178,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
       ['unknown authorization', { method: 'POST', url: `${BASE}/services/debit/999999/1`, headers: f.headers('OWNER') }, 404, 'authorization_not_found'],
       ['unknown route under a store', { method: 'GET', url: `${BASE}/nothing-here`, headers: f.headers('OWNER') }, 404, 'not_found'],
       ['unknown route, no credentials', { method: 'GET', url: '/stores/maison/fr/api/v2/services' }, 404, 'not_found'],
+      ['malformed URL', { method: 'GET', url: `${BASE}/services/%E0%A4%A`, headers: f.headers('OWNER') }, 400, 'invalid_parameter'],
       ['unknown store', { method: 'GET', url: '/stores/nowhere/fr/api/v1/services?email=julie@example.ca', headers: f.headers('OWNER') }, 404, 'store_not_found'],
     ];
     for (const [label, req, status, code] of cases) {
@@ -264,5 +265,25 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(create.attempts.map((a) => a.status_code)).toEqual([null, 503, 204]);
     expect(create.attempts[0]!.error).toMatch(/cannot reach the receiver/);
     expect(log.next_before).toBe(create.id);
+  });
+
+  it('a revoked access loses its credentials and its pending deliveries; a store without receiver URL keeps events waiting', async () => {
+    f.receiver.setMode('http503');
+    await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'BETA-PHOTO-T50' }, f.clock);
+    await worker.runOnce();
+    await f.catalog.revokeAccess(f.creds.BETA.accessId);
+    const res = await f.app.inject({ method: 'GET', url: `${BASE}/services?access_token=tok-julie`, headers: f.headers('BETA') });
+    expect(res.statusCode).toBe(401);
+    const [beta] = await db.sql.query<{ status: string; last_error: string }>(
+      `SELECT status, last_error FROM mkt_deliveries WHERE access_id = $1 ORDER BY id DESC LIMIT 1`, [f.creds.BETA.accessId]);
+    expect(beta).toEqual({ status: 'failed', last_error: 'access revoked' });
+    // The owner's delivery waits while its URL is removed, and goes once it is back.
+    await f.catalog.setWebhookUrl(f.creds.OWNER.accessId, null);
+    f.receiver.setMode('up');
+    f.clock.advance(60_000);
+    expect((await worker.runOnce()).attempted).toBe(0);
+    await f.catalog.setWebhookUrl(f.creds.OWNER.accessId, f.receiver.url('OWNER'));
+    expect(await worker.runOnce()).toMatchObject({ delivered: 1 });
+    expect(f.receiver.of('OWNER').at(-1)!.envelope.data.pricing_sku).toBe('BETA-PHOTO-T50');
   });
 });
