@@ -12,7 +12,13 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { PRODUCT_SKU, type DebitResponse, type MarketErrorBody, type ServicesResponse } from '../../schemas/marketplace.ts';
+import {
+  DebitResponse,
+  DeliveryLogResponse,
+  PRODUCT_SKU,
+  ServicesResponse,
+  type MarketErrorBody,
+} from '../../schemas/marketplace.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
 import type { Sql } from '../core/state/sql.ts';
@@ -21,6 +27,7 @@ import { createCatalog, type Access, type Store } from './catalog.ts';
 import { debit } from './debit.ts';
 import { invalid, MarketError } from './errors.ts';
 import { endpointAuthorization, profileOf } from './format.ts';
+import { marketplaceOpenApi, type MarketRouteDoc } from './openapi.ts';
 import { deliveryLog } from './webhooks/log.ts';
 
 /**
@@ -28,6 +35,10 @@ import { deliveryLog } from './webhooks/log.ts';
  * the token is unknown or revoked.
  */
 export type AccessTokenResolver = (token: string) => Promise<number | null>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig { publicDocument?: boolean }
+}
 
 export interface MarketplaceRouteDeps {
   sql: Sql;
@@ -62,6 +73,29 @@ const LogQuery = z
     limit: z.string().regex(/^\d{1,3}$/, 'a number from 1 to 200').refine((v) => Number(v) >= 1 && Number(v) <= 200, 'a number from 1 to 200').optional(),
   })
   .strict();
+
+const StoreParam = z.object({ store: z.string().describe('the store slug') });
+
+/** What the OpenAPI document says of each route; the same schemas parse the input. */
+export const ROUTE_DOCS: MarketRouteDoc[] = [
+  {
+    method: 'get', path: '/stores/{store}/fr/api/v1/services', query: ServicesQuery, params: StoreParam, response: ServicesResponse,
+    summary: 'Profile and active authorizations of a client',
+    description: 'Names the client with one of access_token (supplier access: the only one allowed), email, uid or id; product_sku filters on a product. A supplier sees only its own products.',
+    errors: ['invalid_parameter', 'invalid_access_token', 'client_not_found'],
+  },
+  {
+    method: 'post', path: '/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}', query: DebitInput, params: DebitParams, response: DebitResponse,
+    summary: 'Debit tokens (rules 1-3 of spec 4.2)',
+    description: 'Draws on the named authorization first, then on the client\'s other active authorizations of the product in order of purchase; an insufficient total debits nothing (402). The user parameter, optional, may also be sent in a JSON body.',
+    errors: ['invalid_parameter', 'not_a_tokens_authorization', 'invalid_access_token', 'insufficient_tokens', 'authorization_inactive', 'client_not_found', 'authorization_not_found'],
+  },
+  {
+    method: 'get', path: '/stores/{store}/fr/api/v1/webhooks/deliveries', query: LogQuery, params: StoreParam, response: DeliveryLogResponse,
+    summary: 'The caller\'s webhook delivery log', description: 'Newest first, with every attempt; page with before=next_before.',
+    errors: ['invalid_parameter'],
+  },
+];
 
 /** Parses query, body or path input; the first problem becomes invalid_parameter naming it. */
 function parse<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
@@ -119,9 +153,12 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
   });
   app.setNotFoundHandler((request, reply) => sendMarketError(request, reply, new MarketError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)));
 
+  const document = marketplaceOpenApi(ROUTE_DOCS);
+  app.get('/openapi.json', { config: { publicDocument: true } }, async () => document);
+
   // Store, credentials (spec 5) and rate limit (spec 8), before any parameter is looked at.
   app.addHook('preHandler', async (request, reply) => {
-    if (request.is404) return;
+    if (request.is404 || request.routeOptions.config.publicDocument) return;
     const slug = (request.params as { store?: string }).store ?? '';
     const store = await catalog.storeBySlug(slug);
     if (!store) throw new MarketError('store_not_found', `no store ${slug}`, { store: slug });
@@ -191,7 +228,7 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     return { status: 'ok' };
   });
 
-  app.get('/:store/fr/api/v1/webhooks/deliveries', async (request) => {
+  app.get('/:store/fr/api/v1/webhooks/deliveries', async (request): Promise<z.infer<typeof DeliveryLogResponse>> => {
     const { access } = caller(request);
     const q = parse(LogQuery, request.query);
     const log = await deliveryLog(deps.sql, { accessId: access.id, status: q.status ?? null, before: q.before ? Number(q.before) : null, limit: q.limit ? Number(q.limit) : 50 });

@@ -220,6 +220,19 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     f.clock.set(start);
   });
 
+  it('publishes its OpenAPI document, without credentials', async () => {
+    const res = await f.app.inject({ method: 'GET', url: '/stores/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths)).toEqual([
+      '/stores/{store}/fr/api/v1/services', '/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}', '/stores/{store}/fr/api/v1/webhooks/deliveries',
+    ]);
+    const debitDoc = doc.paths['/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}'].post;
+    expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '429', '500']);
+    expect(doc.paths['/stores/{store}/fr/api/v1/services'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('profile');
+    expect(doc.components.securitySchemes.apiToken).toEqual({ type: 'apiKey', in: 'header', name: 'apiToken' });
+  });
+
   it('429 past the per-minute limit of an access', async () => {
     const app = await f.buildApp({ MARKETPLACE_RATE_LIMIT_PER_MINUTE: '2' });
     const call = () => app.inject({ method: 'GET', url: `${BASE}/services?email=julie@example.ca`, headers: f.headers('OWNER') });
