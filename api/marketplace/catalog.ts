@@ -15,7 +15,7 @@ import {
   type PlanOption,
 } from '../../schemas/marketplace.ts';
 import type { UserWithAffiliation } from '../../schemas/accounts.ts';
-import { createAccountRepository } from '../accounts/accounts.ts';
+import { AccountError, createAccountRepository } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { explainConstraint, OperatorError } from './errors.ts';
@@ -211,7 +211,9 @@ export function createCatalog(sql: Sql, clock: Clock) {
 
     /** A user by id (digits), e-mail or account uid. */
     async user(ref: string): Promise<UserWithAffiliation> {
-      const user = /^\d+$/.test(ref) ? await accounts.user(Number(ref)).catch(() => null) : ref.includes('@') ? await accounts.userByEmail(ref) : await accounts.userByUid(ref);
+      const user = /^\d+$/.test(ref)
+        ? await accounts.user(Number(ref)).catch((e: unknown) => { if (e instanceof AccountError && e.code === 'not_found') return null; throw e; })
+        : ref.includes('@') ? await accounts.userByEmail(ref) : await accounts.userByUid(ref);
       if (!user) throw new OperatorError(`user ${ref} not found`, 'not_found');
       return user;
     },

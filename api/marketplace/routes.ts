@@ -19,6 +19,7 @@ import {
   ServicesResponse,
   type MarketErrorBody,
 } from '../../schemas/marketplace.ts';
+import { AccountError } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
 import type { Sql } from '../core/state/sql.ts';
@@ -109,6 +110,11 @@ function parse<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   throw invalid(name, obj[name], `${name}: ${issue.message}`);
 }
 
+const notFoundAsNull = (e: unknown) => {
+  if (e instanceof AccountError && e.code === 'not_found') return null;
+  throw e;
+};
+
 interface Caller { store: Store; access: Access }
 const callers = new WeakMap<FastifyRequest, Caller>();
 const caller = (request: FastifyRequest): Caller => callers.get(request)!;
@@ -156,8 +162,8 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
   const document = marketplaceOpenApi(ROUTE_DOCS);
   app.get('/openapi.json', { config: { publicDocument: true } }, async () => document);
 
-  // Store, credentials (spec 5) and rate limit (spec 8), before any parameter is looked at.
-  app.addHook('preHandler', async (request, reply) => {
+  // Store, credentials (spec 5) and rate limit (spec 8), before the body or any parameter is read.
+  app.addHook('onRequest', async (request, reply) => {
     if (request.is404 || request.routeOptions.config.publicDocument) return;
     const slug = (request.params as { store?: string }).store ?? '';
     const store = await catalog.storeBySlug(slug);
@@ -193,7 +199,7 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
       userId = await deps.resolveAccessToken(value);
       if (userId === null) throw new MarketError('invalid_access_token', 'the access_token is unknown or revoked');
     } else {
-      const user = kind === 'id' ? await catalog.accounts.user(Number(value)).catch(() => null) : kind === 'email' ? await catalog.accounts.userByEmail(value) : await catalog.accounts.userByUid(value);
+      const user = kind === 'id' ? await catalog.accounts.user(Number(value)).catch(notFoundAsNull) : kind === 'email' ? await catalog.accounts.userByEmail(value) : await catalog.accounts.userByUid(value);
       userId = user?.id ?? null;
     }
     if (userId === null || !(await catalog.clientOf(userId))) throw new MarketError('client_not_found', `no client with this ${kind}`, { [kind]: kind === 'access_token' ? '(hidden)' : value });

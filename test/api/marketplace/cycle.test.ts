@@ -164,6 +164,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
       ['no credentials', { method: 'GET', url: `${BASE}/services?email=julie@example.ca` }, 401, 'unauthorized'],
       ['wrong token', { method: 'GET', url: `${BASE}/services?email=julie@example.ca`, headers: { ...f.headers('OWNER'), apiToken: f.creds.ACME.apiToken } }, 401, 'unauthorized'],
       ['credentials of another store', { method: 'GET', url: `${BASE}/services?email=julie@example.ca`, headers: f.headers('OTHER') }, 401, 'unauthorized'],
+      ['bad body without credentials: credentials first', { method: 'POST', url: `${BASE}/services/debit/1/1`, headers: { 'content-type': 'application/json' }, payload: '{' }, 401, 'unauthorized'],
       ['unknown access_token', { method: 'GET', url: `${BASE}/services?access_token=nope`, headers: f.headers('ACME') }, 401, 'invalid_access_token'],
       ['no user parameter', { method: 'GET', url: `${BASE}/services`, headers: f.headers('OWNER') }, 400, 'invalid_parameter'],
       ['two user parameters', { method: 'GET', url: `${BASE}/services?email=julie@example.ca&uid=crm-1001`, headers: f.headers('OWNER') }, 400, 'invalid_parameter'],
