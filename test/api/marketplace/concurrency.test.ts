@@ -100,12 +100,33 @@ describe.skipIf(!postgres)('concurrency on PostgreSQL (DATABASE_URL)', () => {
     const p = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'BETA-PHOTO-Y' }, f.clock);
     const pools = [db.sql, await db.openAnother!(), await db.openAnother!()];
     const at = new Date(f.clock.now().getTime() + 366 * 86_400_000);
-    const results = await Promise.all(pools.flatMap((s) => [renewDue(s, at), renewDue(s, at)]));
+    const results = await Promise.all(pools.flatMap((s) => [renewDue(s, f.clock.now(), at), renewDue(s, f.clock.now(), at)]));
     expect(results.flat().filter((r) => r.purchaseId === p.purchaseId)).toHaveLength(1);
     const events = await db.sql.query<{ type: string }>(
       `SELECT e.type FROM mkt_events e JOIN mkt_authorizations a ON a.id = e.authorization_id WHERE a.purchase_id = $1 ORDER BY e.id`,
       [p.purchaseId],
     );
     expect(events.map((e) => e.type)).toEqual(['authorization.create', 'authorization.disable', 'authorization.create']);
+  });
+
+  it('three workers on three pools deliver a burst once each, in order per authorization', async () => {
+    const p = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'ACME-TOURS-T100' }, f.clock);
+    for (let i = 0; i < 15; i++) {
+      const res = await f.app.inject({ method: 'POST', url: `/stores/maison/fr/api/v1/services/debit/${p.authorizationId}/2`, headers: f.headers('ACME') });
+      expect(res.statusCode).toBe(200);
+    }
+    const before = f.receiver.received.length;
+    const pools = [db.sql, await db.openAnother!(), await db.openAnother!()];
+    const workers = pools.map((sql) => createDeliveryWorker({ sql, clock: f.clock, allowPrivateNetworks: true }));
+    const results = await Promise.all(workers.map((w) => w.runOnce()));
+    // Each worker stops when nothing is claimable at that moment; finish what is left.
+    while ((await workers[0]!.runOnce()).attempted > 0);
+    expect(results.reduce((s, r) => s + r.failed + r.retried, 0)).toBe(0);
+    const got = f.receiver.received.slice(before).filter((r) => r.envelope.data.id === p.authorizationId);
+    for (const partner of ['OWNER', 'ACME']) {
+      const tokens = got.filter((r) => r.partner === partner).map((r) => r.envelope.data.tokens);
+      expect(tokens).toEqual([100, ...Array.from({ length: 15 }, (_, i) => 98 - 2 * i)]);
+    }
+    expect(new Set(got.map((r) => `${r.partner} ${r.webhookId}`)).size).toBe(got.length);
   });
 });

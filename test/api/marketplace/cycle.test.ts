@@ -135,6 +135,19 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(await eventCount()).toBe(events);
   });
 
+  it('30 debits at once through one app: the balance stays exact and the refused ones debit nothing', async () => {
+    const a = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'ACME-TOURS-T100' }, f.clock);
+    const b = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'ACME-TOURS-T100' }, f.clock);
+    await db.sql.query(`UPDATE mkt_authorizations SET tokens = 25 WHERE id = ANY($1)`, [[a.authorizationId, b.authorizationId]]);
+    const codes = await Promise.all(Array.from({ length: 30 }, (_, i) => debitCall('OWNER', i % 2 ? a.authorizationId : b.authorizationId, 2).then((r) => r.statusCode)));
+    expect(codes.filter((c) => c === 200)).toHaveLength(25);
+    expect(codes.filter((c) => c === 402)).toHaveLength(5);
+    expect((await tokensOf(a.authorizationId)) + (await tokensOf(b.authorizationId))).toBe(0);
+    // Clean up marc's tokens for the tests below.
+    await db.sql.query(`UPDATE mkt_authorizations SET status = 'inactive', inactive_at = now() WHERE id = ANY($1)`, [[a.authorizationId, b.authorizationId]]);
+    await worker.runOnce();
+  });
+
   it('supplier isolation: a supplier sees and debits only its own products, and identifies users by access_token', async () => {
     const photo = await purchase(db.sql, f.catalog, { store: 'maison', user: 'julie@example.ca', plan: 'BETA-PHOTO-T50' }, f.clock);
     f.accessTokens.set('tok-julie', f.users.julie);
