@@ -33,6 +33,8 @@ export interface Access {
   level: AccessLevel;
   key_hint: string;
   webhook_url: string | null;
+  /** The partner application's OAuth client_uid at the sign-in provider, when known. */
+  oauth_client_uid: string | null;
   revoked_at: Date | null;
   created_at: Date;
 }
@@ -68,7 +70,7 @@ const API_TOKEN = /^mpt_[A-Za-z0-9_-]{43}$/;
 const STORE_COLS = 'id::int AS id, slug, name, created_at';
 const PARTNER_COLS = 'id::int AS id, code, name, created_at';
 const ACCESS_COLS = `a.id::int AS id, a.partner_id::int AS partner_id, p.code AS partner_code, a.store_id::int AS store_id,
-  s.slug AS store_slug, a.level, a.key_hint, a.webhook_url, a.revoked_at, a.created_at`;
+  s.slug AS store_slug, a.level, a.key_hint, a.webhook_url, a.oauth_client_uid, a.revoked_at, a.created_at`;
 const ACCESS_FROM = 'mkt_accesses a JOIN mkt_partners p ON p.id = a.partner_id JOIN mkt_stores s ON s.id = a.store_id';
 const PRODUCT_COLS = 'id::int AS id, partner_id::int AS partner_id, sku, name, created_at';
 const PLAN_COLS = `pl.id::int AS id, pl.product_id::int AS product_id, pr.sku AS product_sku, pl.sku, pl.name, pl.mode, pl.tokens,
@@ -116,9 +118,10 @@ export function createCatalog(sql: Sql, clock: Clock) {
      * Opens a store to a partner with an access level, and issues its apiKey/apiToken and
      * webhook secret. Only hashes of the key and token are stored; they are shown once.
      */
-    async grantAccess(input: { partner: string; store: string; level: AccessLevel; webhookUrl: string | null }): Promise<IssuedCredentials> {
+    async grantAccess(input: { partner: string; store: string; level: AccessLevel; webhookUrl: string | null; oauthClientUid?: string | null }): Promise<IssuedCredentials> {
       if (input.level !== 'marketplace' && input.level !== 'supplier') throw new OperatorError(`invalid access level ${input.level}: marketplace or supplier`, 'invalid');
       const url = input.webhookUrl === null ? null : validate(WebhookUrl, input.webhookUrl, 'webhook URL');
+      const oauthClient = input.oauthClientUid == null ? null : validate(z.string().trim().min(1).max(200), input.oauthClientUid, 'OAuth client_uid');
       const partner = await catalog.partner(input.partner);
       const store = await catalog.store(input.store);
       const apiKey = `mpk_${randomBytes(18).toString('base64url')}`;
@@ -126,9 +129,9 @@ export function createCatalog(sql: Sql, clock: Clock) {
       const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
       const [row] = await sql
         .query<{ id: number }>(
-          `INSERT INTO mkt_accesses (partner_id, store_id, level, api_key_hash, api_token_hash, key_hint, webhook_url, webhook_secret)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::int AS id`,
-          [partner.id, store.id, input.level, sha256(apiKey), sha256(apiToken), apiKey.slice(0, 8), url, webhookSecret],
+          `INSERT INTO mkt_accesses (partner_id, store_id, level, api_key_hash, api_token_hash, key_hint, webhook_url, webhook_secret, oauth_client_uid)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id::int AS id`,
+          [partner.id, store.id, input.level, sha256(apiKey), sha256(apiToken), apiKey.slice(0, 8), url, webhookSecret, oauthClient],
         )
         .catch((e) => explainConstraint(e, `access of partner ${partner.code} to store ${store.slug}`));
       return { access: await catalog.access(row!.id), apiKey, apiToken, webhookSecret };

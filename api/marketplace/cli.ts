@@ -23,6 +23,7 @@ export const USAGE = `Usage:
   marketplace partners create --code CODE --name NAME
   marketplace partners list
   marketplace partners grant --partner CODE --store SLUG --access marketplace|supplier [--webhook-url URL]
+                             [--oauth-client CLIENT_UID]
   marketplace partners accesses [--store SLUG]
   marketplace partners set-webhook <ACCESS_ID> (--webhook-url URL | --no-webhook)
   marketplace partners revoke <ACCESS_ID>
@@ -59,6 +60,7 @@ const OPTIONS = {
   access: { type: 'string' },
   'webhook-url': { type: 'string' },
   'no-webhook': { type: 'boolean' },
+  'oauth-client': { type: 'string' },
   sku: { type: 'string' },
   product: { type: 'string' },
   mode: { type: 'string' },
@@ -89,7 +91,7 @@ const COMMANDS: Record<string, { allowed: Opt[]; required?: Opt[]; arg?: string 
   'stores list': { allowed: [] },
   'partners create': { allowed: ['code', 'name'], required: ['code', 'name'] },
   'partners list': { allowed: [] },
-  'partners grant': { allowed: ['partner', 'store', 'access', 'webhook-url'], required: ['partner', 'store', 'access'] },
+  'partners grant': { allowed: ['partner', 'store', 'access', 'webhook-url', 'oauth-client'], required: ['partner', 'store', 'access'] },
   'partners accesses': { allowed: ['store'] },
   'partners set-webhook': { allowed: ['webhook-url', 'no-webhook'], arg: 'ACCESS_ID' },
   'partners revoke': { allowed: [], arg: 'ACCESS_ID' },
@@ -187,7 +189,7 @@ async function run(sql: Sql, clock: Clock, command: string, arg: string | undefi
       print(['ID', 'CODE', 'NAME', 'CREATED'], (await catalog.listPartners()).map((p) => [String(p.id), p.code, p.name, fmtDate(p.created_at)]));
       return 0;
     case 'partners grant': {
-      const c = await catalog.grantAccess({ partner: v.partner!, store: v.store!, level: v.access! as AccessLevel, webhookUrl: v['webhook-url'] ?? null });
+      const c = await catalog.grantAccess({ partner: v.partner!, store: v.store!, level: v.access! as AccessLevel, webhookUrl: v['webhook-url'] ?? null, oauthClientUid: v['oauth-client'] ?? null });
       io.out(`access ${c.access.id}: partner ${c.access.partner_code}, ${c.access.level} access to store ${c.access.store_slug}`);
       io.out(`apiKey: ${c.apiKey}`);
       io.out(`apiToken: ${c.apiToken}`);

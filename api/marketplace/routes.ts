@@ -32,10 +32,12 @@ import { marketplaceOpenApi, type MarketRouteDoc } from './openapi.ts';
 import { deliveryLog } from './webhooks/log.ts';
 
 /**
- * Who an OAuth access token (from the sign-in module) belongs to: the user id, or null when
- * the token is unknown or revoked.
+ * Who an OAuth access token (from the sign-in module) belongs to: null when the token is
+ * unknown or revoked; else the user id, with the client_uid of the OAuth client it was issued
+ * to when known. When both the token's client and the access's `oauth_client_uid` are known
+ * they must match, so a token issued to one partner's application is refused to another.
  */
-export type AccessTokenResolver = (token: string) => Promise<number | null>;
+export type AccessTokenResolver = (token: string) => Promise<{ userId: number; clientUid: string | null } | null>;
 
 declare module 'fastify' {
   interface FastifyContextConfig { publicDocument?: boolean }
@@ -196,8 +198,12 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     if (access.level === 'supplier' && kind !== 'access_token') throw invalid(kind, value, 'supplier access identifies the user with access_token only');
     let userId: number | null;
     if (kind === 'access_token') {
-      userId = await deps.resolveAccessToken(value);
-      if (userId === null) throw new MarketError('invalid_access_token', 'the access_token is unknown or revoked');
+      const holder = await deps.resolveAccessToken(value);
+      if (holder === null) throw new MarketError('invalid_access_token', 'the access_token is unknown or revoked');
+      if (access.oauth_client_uid !== null && holder.clientUid !== null && holder.clientUid !== access.oauth_client_uid) {
+        throw new MarketError('invalid_access_token', 'the access_token was issued to another application');
+      }
+      userId = holder.userId;
     } else {
       const user = kind === 'id' ? await catalog.accounts.user(Number(value)).catch(notFoundAsNull) : kind === 'email' ? await catalog.accounts.userByEmail(value) : await catalog.accounts.userByUid(value);
       userId = user?.id ?? null;

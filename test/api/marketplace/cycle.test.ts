@@ -150,7 +150,13 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
 
   it('supplier isolation: a supplier sees and debits only its own products, and identifies users by access_token', async () => {
     const photo = await purchase(db.sql, f.catalog, { store: 'maison', user: 'julie@example.ca', plan: 'BETA-PHOTO-T50' }, f.clock);
-    f.accessTokens.set('tok-julie', f.users.julie);
+    // A token the sign-in gave without naming its client, one given to BETA's application.
+    f.accessTokens.set('tok-julie', { userId: f.users.julie, clientUid: null });
+    f.accessTokens.set('tok-julie-beta', { userId: f.users.julie, clientUid: 'client-beta' });
+    expect((await services('BETA', 'access_token=tok-julie-beta')).profile.id).toBe(f.users.julie);
+    const stolen = await f.app.inject({ method: 'GET', url: `${BASE}/services?access_token=tok-julie-beta`, headers: f.headers('ACME') });
+    expect(stolen.statusCode).toBe(401);
+    expect(MarketErrorBody.parse(stolen.json()).error).toMatchObject({ code: 'invalid_access_token', message: 'the access_token was issued to another application' });
     const beta = await services('BETA', 'access_token=tok-julie');
     expect([...beta.authorizations.plans, ...beta.authorizations.tokens].map((a) => a.product_sku)).toEqual(['BETA-PHOTO']);
     const acme = await services('ACME', 'access_token=tok-julie');

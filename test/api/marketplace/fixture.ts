@@ -72,8 +72,8 @@ export interface MarketFixture {
   receiver: Receiver;
   creds: { OWNER: Creds; ACME: Creds; BETA: Creds; OTHER: Creds };
   users: { julie: number; marc: number; stranger: number };
-  /** access_token -> user id, the sign-in module's part in tests. */
-  accessTokens: Map<string, number>;
+  /** access_token -> its user and OAuth client, the sign-in module's part in tests. */
+  accessTokens: Map<string, { userId: number; clientUid: string | null }>;
   headers(who: keyof MarketFixture['creds']): Record<string, string>;
   buildApp(env?: Record<string, string>): Promise<FastifyInstance>;
   /** The same app over another connection pool (another "server process" for the database). */
@@ -115,7 +115,7 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
   const secrets = new Map<string, string>();
   const receiver = await startReceiver(secrets);
   const grant = async (partner: string, store: string, level: 'marketplace' | 'supplier'): Promise<Creds> => {
-    const c = await catalog.grantAccess({ partner, store, level, webhookUrl: receiver.url(partner) });
+    const c = await catalog.grantAccess({ partner, store, level, webhookUrl: receiver.url(partner), oauthClientUid: level === 'supplier' ? `client-${partner.toLowerCase()}` : null });
     secrets.set(partner, c.webhookSecret);
     return { apiKey: c.apiKey, apiToken: c.apiToken, secret: c.webhookSecret, accessId: c.access.id };
   };
@@ -127,7 +127,7 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
     OTHER: await (async () => { const c = await catalog.grantAccess({ partner: 'OWNER', store: 'autre', level: 'marketplace', webhookUrl: null }); return { apiKey: c.apiKey, apiToken: c.apiToken, secret: c.webhookSecret, accessId: c.access.id }; })(),
   };
 
-  const accessTokens = new Map<string, number>();
+  const accessTokens = new Map<string, { userId: number; clientUid: string | null }>();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'market-'));
   const warehouses: Warehouse[] = [];
   const apps: FastifyInstance[] = [];

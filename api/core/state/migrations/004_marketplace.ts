@@ -33,6 +33,7 @@ export const migration: Migration = {
        key_hint        text NOT NULL,
        webhook_url     text,
        webhook_secret  text NOT NULL CHECK (webhook_secret LIKE 'whsec_%'),
+       oauth_client_uid text,
        revoked_at      timestamptz,
        created_at      timestamptz NOT NULL DEFAULT now(),
        UNIQUE (partner_id, store_id)
