@@ -39,9 +39,26 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Credentials that travel in query strings (the marketplace's access_token) never reach the logs. */
+export const maskQuerySecrets = (url: string) => url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
+
+function withMaskedSecrets(logger: true | object): object {
+  const base = logger === true ? {} : (logger as { serializers?: object });
+  return {
+    ...base,
+    serializers: {
+      ...(base as { serializers?: object }).serializers,
+      // Fastify's default request fields, with the URL masked.
+      req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method, url: maskQuerySecrets(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort,
+      }),
+    },
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: deps.logger ? withMaskedSecrets(deps.logger) : false,
     // A caller's own request id is kept when it is well formed, so logs can be joined.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../api/core/state/migrations.ts';
 import { createMarketplaceJobs } from '../../../api/marketplace/jobs.ts';
@@ -251,6 +252,18 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '429', '500']);
     expect(doc.paths['/stores/{store}/fr/api/v1/services'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('profile');
     expect(doc.components.securitySchemes.apiToken).toEqual({ type: 'apiKey', in: 'header', name: 'apiToken' });
+  });
+
+  it('keeps access tokens and API credentials out of the logs', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const app = await f.buildApp({}, { level: 'info', stream });
+    f.accessTokens.set('tok-secret-123', { userId: f.users.julie, clientUid: null });
+    const res = await app.inject({ method: 'GET', url: `${BASE}/services?product_sku=ACME-TOURS&access_token=tok-secret-123`, headers: f.headers('ACME') });
+    expect(res.statusCode).toBe(200);
+    const all = lines.join('');
+    expect(all).toContain('access_token=[redacted]');
+    for (const secret of ['tok-secret-123', f.creds.ACME.apiKey, f.creds.ACME.apiToken]) expect(all).not.toContain(secret);
   });
 
   it('429 past the per-minute limit of an access', async () => {

@@ -75,7 +75,7 @@ export interface MarketFixture {
   /** access_token -> its user and OAuth client, the sign-in module's part in tests. */
   accessTokens: Map<string, { userId: number; clientUid: string | null }>;
   headers(who: keyof MarketFixture['creds']): Record<string, string>;
-  buildApp(env?: Record<string, string>): Promise<FastifyInstance>;
+  buildApp(env?: Record<string, string>, logger?: object): Promise<FastifyInstance>;
   /** The same app over another connection pool (another "server process" for the database). */
   buildAppOn(sql: Sql): Promise<FastifyInstance>;
   close(): Promise<void>;
@@ -131,12 +131,13 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'market-'));
   const warehouses: Warehouse[] = [];
   const apps: FastifyInstance[] = [];
-  const build = async (env: Record<string, string> = {}, on: Sql = sql) => {
+  const build = async (env: Record<string, string> = {}, on: Sql = sql, logger?: object) => {
     const warehouse = await openWarehouse(dataDir);
     warehouses.push(warehouse);
     const app = await buildApp({
       config: loadConfig({ DATA_DIR: dataDir, ...env }), clock, warehouse, keys: createKeyRepository(on), resolved: createResolvedAddresses(on),
       geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
+      logger,
       marketplace: { sql: on, resolveAccessToken: async (t) => accessTokens.get(t) ?? null },
     });
     apps.push(app);
@@ -147,7 +148,7 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
     sql, app, catalog, clock, receiver, creds, accessTokens,
     users: { julie: julie.id, marc: marc.id, stranger: stranger.id },
     headers: (who) => ({ apiKey: creds[who].apiKey, apiToken: creds[who].apiToken }),
-    buildApp: build,
+    buildApp: (env, logger) => build(env, sql, logger),
     buildAppOn: (on) => build({}, on),
     async close() {
       for (const a of apps) await a.close();
