@@ -23,6 +23,9 @@ import { listingOpenApi } from './listing/openapi.ts';
 import { registerListing, sendListingFrameworkError } from './listing/plugin.ts';
 import type { CredentialRepository } from './listing/credentials.ts';
 import type { ListingStore } from './listing/store/index.ts';
+import type { Sql } from './core/state/sql.ts';
+import { invalid } from './marketplace/errors.ts';
+import { isStoreUrl, marketplaceRoutes, sendMarketError, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
 export interface AppDeps {
@@ -35,15 +38,35 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   manifests: Manifests;
   /** Listing API state: properties, agencies, users, gateways and its credentials. */
-  listing: { store: ListingStore; credentials: CredentialRepository };
+  /** The listing API (api/listing/, under /{locale}/api/v3*) when given. */
+  listing?: { store: ListingStore; credentials: CredentialRepository };
+  /** The marketplace (api/marketplace/, mounted at /stores) when given. */
+  marketplace?: { sql: Sql; resolveAccessToken: AccessTokenResolver };
   logger?: boolean | object;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Credentials that travel in query strings (the marketplace's access_token) never reach the logs. */
+export const maskQuerySecrets = (url: string) => url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
+
+function withMaskedSecrets(logger: true | object): object {
+  const base = logger === true ? {} : (logger as { serializers?: object });
+  return {
+    ...base,
+    serializers: {
+      ...(base as { serializers?: object }).serializers,
+      // Fastify's default request fields, with the URL masked.
+      req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method, url: maskQuerySecrets(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort,
+      }),
+    },
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: deps.logger ? withMaskedSecrets(deps.logger) : false,
     // A caller's own request id is kept when it is well formed, so logs can be joined.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -53,7 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', String(request.id));
-      if (sendListingFrameworkError(request, reply)) return;
+      if (deps.listing && sendListingFrameworkError(request, reply)) return;
+      if (deps.marketplace && isStoreUrl(request.url)) return sendMarketError(request, reply, invalid('url', request.url, `malformed URL: ${err.message}`));
       reply.header('X-Api-Version', API_VERSION);
       sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
     },
@@ -77,9 +101,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const route of variantRoutes(locationDeps)) registerRoute(app, route, routes);
 
   // The listing API: its own prefixes, error body and credentials (api/listing/plugin.ts).
-  const listingRoutes = await registerListing(app, { ...deps.listing, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
+  const listingRoutes = deps.listing
+    ? await registerListing(app, { ...deps.listing, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config })
+    : null;
 
-  const document = openApiDocument(routes, { version: API_VERSION }, [listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET)]);
+  if (deps.marketplace) {
+    await app.register(marketplaceRoutes, {
+      prefix: STORE_PREFIX, sql: deps.marketplace.sql, clock: deps.clock, rateLimiter: deps.rateLimiter,
+      ratePerMinute: deps.config.MARKETPLACE_RATE_LIMIT_PER_MINUTE, resolveAccessToken: deps.marketplace.resolveAccessToken,
+    });
+  }
+
+  const document = openApiDocument(routes, { version: API_VERSION }, listingRoutes ? [listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET)] : []);
   app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);
   app.get('/docs', { config: { policy: { auth: false, units: 0 } } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(document)));
   app.get('/health', { config: { policy: { auth: false, units: 0 } } }, async () => ({ status: 'ok' }));

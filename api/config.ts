@@ -23,6 +23,17 @@ export const ConfigSchema = z.object({
   /** End of support of listing API 3.0 (/api/v3/): announced by Deprecation and Sunset headers. */
   LISTING_V3_SUNSET: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
   LISTING_RATE_LIMIT_PER_MINUTE: int(600, 1),
+  /** Marketplace: requests per minute of one partner in one store. */
+  MARKETPLACE_RATE_LIMIT_PER_MINUTE: int(600, 1),
+  /** Marketplace: seconds between two renewal runs inside the server; 0 turns them off. */
+  MARKETPLACE_RENEW_INTERVAL_S: int(300, 0),
+  /** Marketplace: milliseconds between two webhook delivery rounds inside the server; 0 turns them off. */
+  MARKETPLACE_WEBHOOK_INTERVAL_MS: int(2000, 0),
+  MARKETPLACE_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  MARKETPLACE_WEBHOOK_MAX_ATTEMPTS: int(15, 1),
+  MARKETPLACE_WEBHOOK_BACKOFF_MS: int(10_000, 1),
+  /** Marketplace: lets webhooks reach loopback and private addresses (local development only). */
+  MARKETPLACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 

@@ -15,6 +15,8 @@ import { preloadCoverage } from './location/coverage/index.ts';
 import { createResolvedAddresses } from './location/search/resolved.ts';
 import { createCredentialRepository } from './listing/credentials.ts';
 import { createListingStore } from './listing/store/index.ts';
+import { noAccessTokens } from './marketplace/access-tokens.ts';
+import { createMarketplaceJobs } from './marketplace/jobs.ts';
 
 /**
  * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
     manifests: createManifests(dataDir),
     listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
+    marketplace: { sql, resolveAccessToken: noAccessTokens },
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.apikey', 'req.headers.apitoken'] },
   });
   // Tables published by an ingest while the server runs are picked up within a few seconds.
@@ -53,8 +56,17 @@ async function main(): Promise<void> {
     warehouse.refreshIfChanged().then((changed) => { if (changed) app.log.info('new tables published: warehouse refreshed'); }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
   }, 5000);
   watch.unref();
+  // Marketplace renewals and webhook deliveries run in the server (intervals in Configuration).
+  const marketplaceJobs = createMarketplaceJobs({
+    sql, clock: systemClock, log: app.log,
+    renewIntervalMs: config.MARKETPLACE_RENEW_INTERVAL_S * 1000,
+    webhookIntervalMs: config.MARKETPLACE_WEBHOOK_INTERVAL_MS,
+    webhook: { timeoutMs: config.MARKETPLACE_WEBHOOK_TIMEOUT_MS, maxAttempts: config.MARKETPLACE_WEBHOOK_MAX_ATTEMPTS, backoffBaseMs: config.MARKETPLACE_WEBHOOK_BACKOFF_MS, allowPrivateNetworks: config.MARKETPLACE_WEBHOOK_ALLOW_PRIVATE },
+  });
+  marketplaceJobs.start();
   const shutdown = async () => {
     clearInterval(watch);
+    await marketplaceJobs.stop();
     await app.close();
     warehouse.close();
     await sql.close();

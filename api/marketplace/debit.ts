@@ -1,0 +1,75 @@
+/**
+ * Token debit (spec 4.2, rules 1-3). One transaction: the client's active token
+ * authorizations of the product are locked in purchase order (SELECT ... FOR UPDATE; every
+ * debit takes the locks in the same order, so concurrent debits queue instead of
+ * deadlocking), the balance is checked on the locked rows, then the named authorization
+ * is drawn first and the others in purchase order, each touched one with its tokens.debit
+ * event. An insufficient balance rolls everything back: nothing is debited.
+ */
+import type { Sql } from '../core/state/sql.ts';
+import type { Access } from './catalog.ts';
+import { MarketError } from './errors.ts';
+import { emit } from './outbox.ts';
+
+export interface DebitPart { authorizationId: number; debited: number; remaining: number }
+
+/** Pure rule 1-2: how much to take from each authorization, named one first; null when the total is short. */
+export function allocate(named: number, rows: { id: number; tokens: number }[], quantity: number): DebitPart[] | null {
+  const total = rows.reduce((s, r) => s + r.tokens, 0);
+  if (total < quantity) return null;
+  const order = [...rows.filter((r) => r.id === named), ...rows.filter((r) => r.id !== named).sort((a, b) => a.id - b.id)];
+  const parts: DebitPart[] = [];
+  let left = quantity;
+  for (const r of order) {
+    if (left === 0) break;
+    const take = Math.min(r.tokens, left);
+    if (take === 0) continue;
+    parts.push({ authorizationId: r.id, debited: take, remaining: r.tokens - take });
+    left -= take;
+  }
+  return parts;
+}
+
+export async function debit(
+  sql: Sql,
+  q: { access: Access; authorizationId: number; quantity: number; userId: number | null; now: Date },
+): Promise<DebitPart[]> {
+  return sql.transaction(async (tx) => {
+    const [named] = await tx.query<{ id: number; user_id: number; product_id: number; mode: string; partner_id: number }>(
+      `SELECT a.id::int AS id, a.user_id::int AS user_id, a.product_id::int AS product_id, a.mode, pr.partner_id::int AS partner_id
+         FROM mkt_authorizations a JOIN mkt_products pr ON pr.id = a.product_id
+        WHERE a.id = $1 AND a.store_id = $2`,
+      [q.authorizationId, q.access.store_id],
+    );
+    // Another supplier's authorization, or another client's, is answered as unknown.
+    if (!named || (q.access.level === 'supplier' && named.partner_id !== q.access.partner_id) || (q.userId !== null && q.userId !== named.user_id)) {
+      throw new MarketError('authorization_not_found', `no authorization ${q.authorizationId} visible to these credentials`, { authorization_id: q.authorizationId });
+    }
+    if (named.mode !== 'tokens') {
+      throw new MarketError('not_a_tokens_authorization', `authorization ${named.id} is a ${named.mode} authorization: only tokens authorizations are debited`, { authorization_id: named.id, mode: named.mode });
+    }
+    const rows = await tx.query<{ id: number; tokens: number }>(
+      `SELECT id::int AS id, tokens FROM mkt_authorizations
+        WHERE store_id = $1 AND user_id = $2 AND product_id = $3 AND mode = 'tokens' AND status = 'active'
+        ORDER BY id FOR UPDATE`,
+      [q.access.store_id, named.user_id, named.product_id],
+    );
+    if (!rows.some((r) => r.id === named.id)) {
+      throw new MarketError('authorization_inactive', `authorization ${named.id} is no longer active: nothing was debited`, { authorization_id: named.id });
+    }
+    const parts = allocate(named.id, rows, q.quantity);
+    if (!parts) {
+      const available = rows.reduce((s, r) => s + r.tokens, 0);
+      throw new MarketError(
+        'insufficient_tokens',
+        `insufficient tokens: ${q.quantity} requested, ${available} available in total on this product; nothing was debited`,
+        { authorization_id: named.id, requested: q.quantity, available },
+      );
+    }
+    for (const part of parts) {
+      await tx.query(`UPDATE mkt_authorizations SET tokens = $2, debited = true, updated_at = $3 WHERE id = $1`, [part.authorizationId, part.remaining, q.now]);
+      await emit(tx, 'tokens.debit', part.authorizationId, q.now);
+    }
+    return parts;
+  });
+}

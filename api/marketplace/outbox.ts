@@ -1,0 +1,35 @@
+/**
+ * The transactional outbox: an event is written by the transaction that makes the change,
+ * with one delivery per receiver entitled to it (the store's marketplace accesses, and the
+ * supplier access of the product's partner). The delivery worker sends them afterwards.
+ */
+import type { EventType } from '../../schemas/marketplace.ts';
+import type { Sql } from '../core/state/sql.ts';
+import { readAuthorization } from './authorizations.ts';
+import { envelope } from './format.ts';
+
+/** Records `type` about authorization `authorizationId` as it is now in `tx`. Returns the event id. */
+export async function emit(tx: Sql, type: EventType, authorizationId: number, now: Date): Promise<number> {
+  const a = await readAuthorization(tx, authorizationId);
+  if (!a) throw new Error(`authorization ${authorizationId} vanished inside its transaction`);
+  const [ctx] = await tx.query<{ store_id: number; slug: string; id: number; uid: string; email: string; first_name: string; last_name: string }>(
+    `SELECT s.id::int AS store_id, s.slug, u.id::int AS id, u.uid, u.email, u.first_name, u.last_name
+       FROM mkt_stores s, users u WHERE s.id = $1 AND u.id = $2`,
+    [a.store_id, a.user_id],
+  );
+  const payload = envelope(type, { id: ctx!.store_id, slug: ctx!.slug }, ctx!, a);
+  const [event] = await tx.query<{ id: number }>(
+    `INSERT INTO mkt_events (store_id, user_id, authorization_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::int AS id`,
+    [a.store_id, a.user_id, a.id, type, JSON.stringify(payload), now],
+  );
+  await tx.query(
+    `INSERT INTO mkt_deliveries (event_id, access_id, user_id, url, next_attempt_at, created_at)
+     SELECT $1, ac.id, $2, ac.webhook_url, $4, $4
+       FROM mkt_accesses ac
+      WHERE ac.store_id = $3 AND ac.revoked_at IS NULL AND ac.webhook_url IS NOT NULL
+        AND (ac.level = 'marketplace' OR ac.partner_id = (SELECT partner_id FROM mkt_products WHERE id = $5))
+      ORDER BY ac.id`,
+    [event!.id, a.user_id, a.store_id, now, a.product_id],
+  );
+  return event!.id;
+}

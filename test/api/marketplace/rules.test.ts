@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { allocate } from '../../../api/marketplace/debit.ts';
+import { addMonths, endpointAuthorization, offsetTimestamp, utcDate, webhookAuthorization, type AuthorizationRow } from '../../../api/marketplace/format.ts';
+import { backoffMs } from '../../../api/marketplace/webhooks/worker.ts';
+import { EndpointAuthorization, PlanInput, WebhookAuthorization } from '../../../schemas/marketplace.ts';
+
+describe('debit allocation (spec 4.2 rules 1 and 2)', () => {
+  const rows = [{ id: 3, tokens: 5 }, { id: 7, tokens: 10 }, { id: 9, tokens: 4 }];
+  it('takes from the named authorization alone when it has enough', () => {
+    expect(allocate(7, rows, 10)).toEqual([{ authorizationId: 7, debited: 10, remaining: 0 }]);
+  });
+  it('takes the named one first, then the others in purchase order', () => {
+    expect(allocate(7, rows, 17)).toEqual([
+      { authorizationId: 7, debited: 10, remaining: 0 },
+      { authorizationId: 3, debited: 5, remaining: 0 },
+      { authorizationId: 9, debited: 2, remaining: 2 },
+    ]);
+  });
+  it('skips empty authorizations and refuses a total that is short', () => {
+    expect(allocate(3, [{ id: 3, tokens: 0 }, { id: 4, tokens: 2 }], 2)).toEqual([{ authorizationId: 4, debited: 2, remaining: 0 }]);
+    expect(allocate(7, rows, 20)).toBeNull();
+  });
+});
+
+describe('periods and formats', () => {
+  it('counts months from the purchase, clamping the day to the month', () => {
+    const jan31 = new Date('2026-01-31T09:30:00Z');
+    expect([1, 2, 3, 13].map((m) => addMonths(jan31, m).toISOString())).toEqual([
+      '2026-02-28T09:30:00.000Z', '2026-03-31T09:30:00.000Z', '2026-04-30T09:30:00.000Z', '2027-02-28T09:30:00.000Z',
+    ]);
+    expect(addMonths(new Date('2027-12-15T00:00:00Z'), 12).toISOString()).toBe('2028-12-15T00:00:00.000Z');
+  });
+  it('serves timestamps with their UTC offset in the endpoint and dates in webhooks', () => {
+    const row: AuthorizationRow = {
+      id: 1, store_id: 1, user_id: 1, product_id: 1, pricing_sku: 'ACME-TOURS-T10', product_sku: 'ACME-TOURS', plan_name: '10 tours', product_name: 'Tours',
+      mode: 'tokens', status: 'inactive', validity_start: new Date('2026-11-20T10:00:00.123Z'), validity_end: new Date('2027-11-20T10:00:00Z'),
+      inactive_at: new Date('2027-01-02T03:04:05Z'), tokens: 3, debited: true, extras: [],
+    };
+    expect(offsetTimestamp(row.validity_start)).toBe('2026-11-20T10:00:00+00:00');
+    expect(utcDate(row.validity_end)).toBe('2027-11-20');
+    expect(EndpointAuthorization.parse(endpointAuthorization(row))).toMatchObject({ validity_date_start: '2026-11-20T10:00:00+00:00', tokens: 3, updated: true });
+    expect(WebhookAuthorization.parse(webhookAuthorization(row))).toMatchObject({ validity_date_start: '2026-11-20', inactive_date: '2027-01-02', tokens: 3 });
+    const plan = endpointAuthorization({ ...row, mode: 'plan_month', tokens: null });
+    expect('tokens' in plan || 'updated' in plan).toBe(false);
+  });
+  it('validates plans: tokens only in tokens mode, distinct option codes', () => {
+    expect(PlanInput.safeParse({ sku: 'A1-B-C', name: 'x', mode: 'tokens' }).success).toBe(false);
+    expect(PlanInput.safeParse({ sku: 'A1-B-C', name: 'x', mode: 'plan_year', tokens: 4 }).success).toBe(false);
+    expect(PlanInput.safeParse({ sku: 'A1-B-C', name: 'x', mode: 'plan_year', options: [{ code: 'a', name: 'A' }, { code: 'a', name: 'B' }] }).success).toBe(false);
+    expect(PlanInput.safeParse({ sku: 'a1-b-c', name: 'x', mode: 'plan_year' }).success).toBe(false);
+  });
+});
+
+describe('webhook backoff', () => {
+  it('doubles from the base up to the ceiling', () => {
+    expect([1, 2, 3, 4, 10, 30].map((n) => backoffMs(n, 10_000, 3_600_000))).toEqual([10_000, 20_000, 40_000, 80_000, 3_600_000, 3_600_000]);
+  });
+});
