@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { API_VERSION } from '../schemas/envelope.ts';
-import type { Config } from './config.ts';
+import type { AccountRepository } from './accounts/accounts.ts';
+import { publicUrl, type Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
 import { installErrorHandlers, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
@@ -18,6 +19,8 @@ import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { zoneRoutes } from './location/zones/routes.ts';
 import { docsPage } from './core/docs-page.ts';
+import type { Sql } from './core/state/sql.ts';
+import { signinPlugin } from './signin/plugin.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
 export interface AppDeps {
@@ -29,6 +32,8 @@ export interface AppDeps {
   geocoder: Geocoder | null;
   rateLimiter: RateLimiter;
   manifests: Manifests;
+  /** The state store and account model the partner sign-in runs on; without it the sign-in is not served. */
+  signin?: { sql: Sql; accounts: AccountRepository };
   logger?: boolean | object;
 }
 
@@ -64,6 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const country of ['fr', 'ca', 'be'] as const) {
     for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
     for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
+  }
+
+  if (deps.signin) {
+    await app.register(signinPlugin, {
+      sql: deps.signin.sql, accounts: deps.signin.accounts,
+      issuer: publicUrl(deps.config), cookieSecret: deps.config.SIGNIN_COOKIE_SECRET,
+    });
   }
 
   const document = openApiDocument(routes, { version: API_VERSION });

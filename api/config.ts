@@ -20,6 +20,15 @@ export const ConfigSchema = z.object({
   QUOTA_UNITS_PER_MONTH: int(100_000, 1),
   SANDBOX_QUOTA_UNITS_PER_MONTH: int(1_000, 1),
   MAINTENANCE_UNTIL: z.string().datetime().optional(),
+  /** Issuer and base URL of the partner sign-in as browsers and partners reach it: an origin, no path. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:$/.test(new URL(v).protocol) && new URL(v).pathname === '/' && !new URL(v).search && !new URL(v).hash, 'an http(s) origin such as https://signin.example.com, with no path')
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  /** Signs the sign-in cookies; when absent a key is generated once and kept in the state store. */
+  SIGNIN_COOKIE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 
@@ -33,4 +42,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return Object.freeze(parsed.data);
+}
+
+/** The sign-in issuer: PUBLIC_URL, else http://localhost:PORT (local use). */
+export function publicUrl(config: Config): string {
+  return config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
 }

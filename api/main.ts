@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import { createAccountRepository } from './accounts/accounts.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, publicUrl } from './config.ts';
 import { systemClock } from './core/clock.ts';
 import { createKeyRepository, type KeyRepository } from './core/keys/keys.ts';
 import { memoryRateLimiter, redisRateLimiter } from './core/limits.ts';
@@ -13,6 +14,7 @@ import { openWarehouse } from './core/warehouse.ts';
 import { createGeocoder } from './location/geocoder/index.ts';
 import { preloadCoverage } from './location/coverage/index.ts';
 import { createResolvedAddresses } from './location/search/resolved.ts';
+import { purgeExpiredPayloads } from './signin/adapter.ts';
 
 /**
  * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
@@ -43,15 +45,22 @@ async function main(): Promise<void> {
     geocoder: config.GEOCODER_URL ? createGeocoder({ baseUrl: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS }) : null,
     rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
     manifests: createManifests(dataDir),
+    signin: { sql, accounts: createAccountRepository(sql) },
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
   });
   // Tables published by an ingest while the server runs are picked up within a few seconds.
+  // Expired sign-in artifacts (codes, interactions, sessions) are purged hourly.
+  const purge = setInterval(() => {
+    purgeExpiredPayloads(sql).catch((err: unknown) => app.log.error({ err }, 'sign-in purge failed'));
+  }, 3600_000);
+  purge.unref();
   const watch = setInterval(() => {
     warehouse.refreshIfChanged().then((changed) => { if (changed) app.log.info('new tables published: warehouse refreshed'); }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
   }, 5000);
   watch.unref();
   const shutdown = async () => {
     clearInterval(watch);
+    clearInterval(purge);
     await app.close();
     warehouse.close();
     await sql.close();
@@ -63,6 +72,7 @@ async function main(): Promise<void> {
   const sandbox = sql.kind === 'pglite' ? await localSandboxKey(keys, dataDir) : null;
   console.log(`\nLocation data service listening on ${address}`);
   console.log(`  documentation: ${address}/docs   contract: ${address}/openapi.json`);
+  console.log(`  partner sign-in: ${publicUrl(config)}/.well-known/openid-configuration`);
   if (sandbox) {
     console.log(`  sandbox key (fr, ca, be): ${sandbox}`);
     console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=18+rue+de+Bretagne+75003+Paris"`);

@@ -6,5 +6,6 @@
 import type { Migration } from '../migrations.ts';
 import { migration as m001 } from './001_keys.ts';
 import { migration as m002 } from './002_accounts.ts';
+import { migration as m003 } from './003_signin.ts';
 
-export const migrations: readonly Migration[] = [m001, m002];
+export const migrations: readonly Migration[] = [m001, m002, m003];
