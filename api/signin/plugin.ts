@@ -43,9 +43,16 @@ export async function signinPlugin(app: FastifyInstance, deps: SigninDeps): Prom
   const secrets = await loadSigninSecrets(deps.sql, deps.cookieSecret);
   const provider = createProvider({ issuer: deps.issuer, sql: deps.sql, accounts: deps.accounts, clients, secrets });
   const secure = deps.issuer.startsWith('https:');
+  // oidc-provider answers 5xx without detail; the cause goes to the log.
+  provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'sign-in provider: internal error'));
 
   // oidc-provider's own endpoints: the middleware answers every request of this scope.
   await app.register(async (scope) => {
+    // The provider writes its responses itself: the request id goes on the raw response first.
+    scope.addHook('onRequest', (request, reply, done) => {
+      reply.raw.setHeader('X-Request-Id', String(request.id));
+      done();
+    });
     await scope.register(middie);
     scope.use(provider.callback());
     const paths = [
@@ -83,5 +90,14 @@ export async function signinPlugin(app: FastifyInstance, deps: SigninDeps): Prom
     });
     interactionRoutes(scope, { provider, accounts: deps.accounts, csrfKey: secrets.cookieKeys[0], secure });
     userinfoRoute(scope, { provider, accounts: deps.accounts, issuer: deps.issuer });
+    // Unknown paths under the sign-in's prefixes answer in the OAuth form too.
+    for (const url of ['/oauth/*', '/api/oauth/*']) {
+      scope.all(url, { config: { policy: { auth: false, units: 0 } } }, async (request, reply) =>
+        reply.code(404).header('Cache-Control', 'no-store').send({
+          error: 'invalid_request',
+          error_description: `no sign-in endpoint ${request.method} ${request.url.split('?')[0]}`,
+        }),
+      );
+    }
   });
 }

@@ -77,6 +77,8 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
   });
 
   let first: { access_token: string; code: string; verifier: string };
+  let publicToken: string;
+  const me = (token: string) => fetch(`${f.issuer}/api/oauth/me`, { headers: { authorization: `Bearer ${token}` } });
 
   it('signs in, consents once, exchanges the code, validates the id_token and reads the user-info', async () => {
     const a = await authorize();
@@ -246,6 +248,7 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
     const callback = await untilCallback(() => page.click('button[value=allow]'));
     const tokens = await oidc.authorizationCodeGrant(pub, callback, { pkceCodeVerifier: verifier, expectedState: 'pk' });
     expect(tokens.scope).toBe('public');
+    publicToken = tokens.access_token;
   });
 
   it('remembers consent per user and application across browser sessions', async () => {
@@ -267,5 +270,47 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
     } finally {
       await other.close();
     }
+  });
+
+  it('sends the user back with access_denied when they deny, and records no consent', async () => {
+    const a = await authorize();
+    await page.goto(a.url.href);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Autorisation');
+    const grants = await count(f, 'Grant');
+    const callback = await untilCallback(() => page.click('button[value=deny]'));
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('state')).toBe(a.state);
+    expect(callback.searchParams.get('iss')).toBe(f.issuer);
+    expect(callback.searchParams.get('code')).toBeNull();
+    expect(await count(f, 'Grant')).toBe(grants);
+  });
+
+  it('answers unknown sign-in paths in the OAuth form and tags provider responses with the request id', async () => {
+    for (const path of ['/oauth/nothing', '/api/oauth/nothing']) {
+      const res = await fetch(`${f.issuer}${path}`);
+      expect(res.status).toBe(404);
+      expect(OAuthErrorBody.parse(await res.json()).error).toBe('invalid_request');
+    }
+    const discovery = await fetch(`${f.issuer}/.well-known/openid-configuration`, { headers: { 'x-request-id': 'req-signin-1' } });
+    expect(discovery.headers.get('x-request-id')).toBe('req-signin-1');
+    const password = await postToken(f, { grant_type: 'password', username: 'x', password: 'y' }, [f.confidential.client.client_id, f.confidential.secret]);
+    expect(password.status).toBe(400);
+    expect(OAuthErrorBody.parse(password.body).error).toBe('unsupported_grant_type');
+  });
+
+  it('stops serving a token once the operator revokes the application or disables the user', async () => {
+    expect((await me(publicToken)).status).toBe(200);
+    await f.clients.revoke(f.publicClient.client_id);
+    const revoked = await me(publicToken);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get('www-authenticate')).toContain('error="invalid_token"');
+
+    const a = await authorize('public');
+    await page.goto(a.url.href); // the last consent to this application was withdrawn above
+    const callback = await untilCallback(() => page.click('button[value=allow]'));
+    const tokens = await oidc.authorizationCodeGrant(conf, callback, { pkceCodeVerifier: a.verifier, expectedState: a.state });
+    expect((await me(tokens.access_token)).status).toBe(200);
+    await f.accounts.disableUser(f.user.id);
+    expect((await me(tokens.access_token)).status).toBe(401);
   });
 });
