@@ -262,6 +262,11 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
       });
       await p.goto(url.href);
       await expect(p.locator('h1').textContent()).resolves.toBe('Sign in');
+      // The sign-in form is CSRF-protected too: posted without its token, nothing happens.
+      const action = new URL((await p.locator('form').getAttribute('action'))!, f.issuer).href;
+      const forged = await p.request.post(action, { form: { email: 'julie.tremblay@example.ca', password: PASSWORD }, maxRedirects: 0 });
+      expect(forged.status()).toBe(403);
+      expect(forged.headers()['set-cookie'] ?? '').not.toContain('_session');
       await p.fill('#email', 'julie.tremblay@example.ca');
       await p.fill('#password', PASSWORD);
       // Consent was given to this application in the other browser: straight back with a code.
