@@ -75,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(signinPlugin, {
       sql: deps.signin.sql, accounts: deps.signin.accounts,
       issuer: publicUrl(deps.config), cookieSecret: deps.config.SIGNIN_COOKIE_SECRET,
+      rateLimiter: deps.rateLimiter, clock: deps.clock, attemptsPerMinute: deps.config.SIGNIN_ATTEMPTS_PER_MINUTE,
     });
   }
 

@@ -29,6 +29,8 @@ export const ConfigSchema = z.object({
     .optional(),
   /** Signs the sign-in cookies; when absent a key is generated once and kept in the state store. */
   SIGNIN_COOKIE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /** Sign-in attempts per minute and per e-mail address on the sign-in form (online password guessing). */
+  SIGNIN_ATTEMPTS_PER_MINUTE: int(10, 1),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 

@@ -4,9 +4,12 @@
  * `consent`, once per user and application). Each form carries a CSRF token;
  * the pages cannot be framed.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AccountRepository } from '../accounts/accounts.ts';
+import type { Clock } from '../core/clock.ts';
+import type { RateLimiter } from '../core/limits.ts';
 import { csrfCookie, csrfToken, csrfValid, CSRF_COOKIE, newCsrfNonce, parseCookies } from './csrf.ts';
 import { consentPage, errorPage, loginPage, PAGE_HEADERS, pickLang, type Lang } from './pages.ts';
 import { SIGNIN_PATHS } from './provider.ts';
@@ -16,6 +19,8 @@ export interface InteractionDeps {
   accounts: AccountRepository;
   csrfKey: string;
   secure: boolean;
+  /** Sign-in attempts allowed per minute and e-mail address, counted before the password is checked. */
+  attempts: { limiter: RateLimiter; clock: Clock; perMinute: number };
 }
 
 type Req = FastifyRequest<{ Params: { uid: string }; Body: Record<string, string> | undefined }>;
@@ -98,11 +103,15 @@ export function interactionRoutes(app: FastifyInstance, deps: InteractionDeps): 
     if (details.prompt.name !== 'login') return page(reply, 400, errorPage(lang, 'invalid_request', 'no sign-in is expected now'));
     const email = String(request.body?.email ?? '').trim();
     const password = String(request.body?.password ?? '');
-    const user = email && password ? await accounts.verifyCredentials(email, password) : null;
-    if (!user) {
-      const form = { lang, uid: details.uid, csrf: csrfFor(request, reply, details.uid), clientName };
-      return page(reply, 401, loginPage({ ...form, email, failed: true }));
+    const form = { lang, uid: details.uid, csrf: csrfFor(request, reply, details.uid), clientName, email };
+    const key = `signin:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`;
+    const rate = await deps.attempts.limiter.hit(key, deps.attempts.perMinute, deps.attempts.clock.now());
+    if (rate.exceeded) {
+      reply.header('Retry-After', String(rate.resetSeconds));
+      return page(reply, 429, loginPage({ ...form, failed: { retryAfter: rate.resetSeconds } }));
     }
+    const user = email && password ? await accounts.verifyCredentials(email, password) : null;
+    if (!user) return page(reply, 401, loginPage({ ...form, failed: 'credentials' }));
     const to = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: String(user.id) } }, { mergeWithLastSubmission: false });
     return reply.redirect(to, 303);
   });

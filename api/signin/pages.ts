@@ -17,6 +17,7 @@ const TEXT = {
     password: 'Mot de passe',
     signIn: 'Se connecter',
     badCredentials: 'Adresse e-mail ou mot de passe incorrect.',
+    tooManyAttempts: (s: number) => `Trop de tentatives de connexion pour ce compte : réessayez dans ${s} s.`,
     consentTitle: 'Autorisation',
     consentLead: (app: string) => `L’application ${app} demande l’accès à votre compte.`,
     signedInAs: (who: string) => `Connecté en tant que ${who}.`,
@@ -38,6 +39,7 @@ const TEXT = {
     password: 'Password',
     signIn: 'Sign in',
     badCredentials: 'Wrong e-mail address or password.',
+    tooManyAttempts: (s: number) => `Too many sign-in attempts for this account: try again in ${s} s.`,
     consentTitle: 'Authorization',
     consentLead: (app: string) => `The application ${app} asks for access to your account.`,
     signedInAs: (who: string) => `Signed in as ${who}.`,
@@ -111,14 +113,15 @@ export interface FormContext {
   clientName: string;
 }
 
-export function loginPage(c: FormContext & { email?: string; failed?: boolean }): string {
+export function loginPage(c: FormContext & { email?: string; failed?: 'credentials' | { retryAfter: number } }): string {
   const t = TEXT[c.lang];
+  const failure = c.failed === undefined ? null : c.failed === 'credentials' ? t.badCredentials : t.tooManyAttempts(c.failed.retryAfter);
   return layout(
     c.lang,
     t.signInTitle,
     `<h1>${t.signInTitle}</h1>
 <p>${escapeHtml(t.signInLead(c.clientName))}</p>
-${c.failed ? `<p class="error" role="alert">${t.badCredentials}</p>` : ''}
+${failure ? `<p class="error" role="alert">${escapeHtml(failure)}</p>` : ''}
 <form method="post" action="/oauth/interaction/${encodeURIComponent(c.uid)}/login">
 <input type="hidden" name="csrf" value="${escapeHtml(c.csrf)}">
 <label for="email">${t.email}</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(c.email ?? '')}">

@@ -11,6 +11,8 @@
 import middie from '@fastify/middie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRepository } from '../accounts/accounts.ts';
+import type { Clock } from '../core/clock.ts';
+import type { RateLimiter } from '../core/limits.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { createClientRepository } from './clients.ts';
 import { interactionRoutes } from './interaction.ts';
@@ -26,6 +28,10 @@ export interface SigninDeps {
   issuer: string;
   /** Signs cookies instead of the key generated in the state store (SIGNIN_COOKIE_SECRET). */
   cookieSecret?: string;
+  /** Counts sign-in attempts per e-mail address (the server's limiter: memory or Redis). */
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  attemptsPerMinute: number;
 }
 
 /** The OAuth error body of a failure none of the handlers expected. */
@@ -88,7 +94,10 @@ export async function signinPlugin(app: FastifyInstance, deps: SigninDeps): Prom
       }
       return reply.code(f.status).header('Cache-Control', 'no-store').send({ error: f.error, error_description: f.description });
     });
-    interactionRoutes(scope, { provider, accounts: deps.accounts, csrfKey: secrets.cookieKeys[0], secure });
+    interactionRoutes(scope, {
+      provider, accounts: deps.accounts, csrfKey: secrets.cookieKeys[0], secure,
+      attempts: { limiter: deps.rateLimiter, clock: deps.clock, perMinute: deps.attemptsPerMinute },
+    });
     userinfoRoute(scope, { provider, accounts: deps.accounts, issuer: deps.issuer });
     // Unknown paths under the sign-in's prefixes answer in the OAuth form too.
     for (const url of ['/oauth/*', '/api/oauth/*']) {

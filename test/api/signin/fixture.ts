@@ -94,10 +94,11 @@ export async function startSignin(sql: Sql): Promise<SigninFixture> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'signin-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: issuer });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: issuer, SIGNIN_ATTEMPTS_PER_MINUTE: '3' });
   const warehouse: Warehouse = await openWarehouse(dataDir);
   const app = await buildApp({
-    config, clock: { now: () => new Date() }, warehouse, keys: createKeyRepository(sql), resolved: createResolvedAddresses(sql),
+    // A fixed clock: sign-in attempts are counted in one-minute windows that must not turn during a test.
+    config, clock: { now: () => new Date('2026-11-20T10:00:30Z') }, warehouse, keys: createKeyRepository(sql), resolved: createResolvedAddresses(sql),
     geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
     signin: { sql, accounts },
   });

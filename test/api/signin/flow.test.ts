@@ -290,6 +290,31 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
     expect(await count(f, 'Grant')).toBe(grants);
   });
 
+  it('limits sign-in attempts per e-mail address: past the limit even the right password is refused', async () => {
+    const other = await f.accounts.createUser({
+      agency_id: f.user.agency.id, email: 'marc.gagnon@example.ca', first_name: 'Marc', last_name: 'Gagnon', password: PASSWORD,
+    });
+    const ctx = await browser.newContext({ locale: 'fr-CA' });
+    const p = await ctx.newPage();
+    try {
+      await p.goto((await authorize()).url.href);
+      for (let i = 0; i < 3; i++) {
+        await p.fill('#email', other.email);
+        await p.fill('#password', `mauvais mot de passe ${i}`);
+        await p.click('button[type=submit]');
+        expect(await p.locator('.error').textContent()).toContain('incorrect');
+      }
+      await p.fill('#password', PASSWORD);
+      const [response] = await Promise.all([p.waitForResponse((r) => r.request().method() === 'POST'), p.click('button[type=submit]')]);
+      expect(response.status()).toBe(429);
+      expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
+      expect(await p.locator('.error').textContent()).toContain('Trop de tentatives');
+      expect(await p.locator('h1').textContent()).toBe('Connexion');
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('answers unknown sign-in paths in the OAuth form and tags provider responses with the request id', async () => {
     for (const path of ['/oauth/nothing', '/api/oauth/nothing']) {
       const res = await fetch(`${f.issuer}${path}`);
