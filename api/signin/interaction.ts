@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
+import { errors, type default as Provider } from 'oidc-provider';
 import type { AccountRepository } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
@@ -38,7 +38,8 @@ export function interactionRoutes(app: FastifyInstance, deps: InteractionDeps): 
     let details: Details;
     try {
       details = await provider.interactionDetails(request.raw, reply.raw);
-    } catch {
+    } catch (err) {
+      if (!(err instanceof errors.SessionNotFound)) throw err;
       page(reply, 400, errorPage(fallbackLang, 'invalid_request', fallbackLang === 'fr'
         ? 'la demande de connexion a expiré ou a été ouverte dans un autre navigateur'
         : 'the sign-in request has expired or was opened in another browser'));

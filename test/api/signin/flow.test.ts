@@ -321,6 +321,11 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
       expect(res.status).toBe(404);
       expect(OAuthErrorBody.parse(await res.json()).error).toBe('invalid_request');
     }
+    // An interaction page without its cookie (expired, or opened in another browser): an error page.
+    const stray = await fetch(`${f.issuer}/oauth/interaction/abcdefghijklmnopqrstu`, { headers: { 'accept-language': 'en' } });
+    expect(stray.status).toBe(400);
+    expect(stray.headers.get('x-frame-options')).toBe('DENY');
+    expect(await stray.text()).toContain('expired or was opened in another browser');
     const discovery = await fetch(`${f.issuer}/.well-known/openid-configuration`, { headers: { 'x-request-id': 'req-signin-1' } });
     expect(discovery.headers.get('x-request-id')).toBe('req-signin-1');
     const password = await postToken(f, { grant_type: 'password', username: 'x', password: 'y' }, [f.confidential.client.client_id, f.confidential.secret]);
