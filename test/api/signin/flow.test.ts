@@ -137,6 +137,14 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
     expect(UserInfo.parse(await me.json()).id).toBe(String(f.user.id));
   });
 
+  it('accepts a confidential client without PKCE (PKCE is required of public clients only)', async () => {
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(conf, { redirect_uri: REDIRECT, scope: 'public', state });
+    const callback = await untilCallback(() => page.goto(url.href));
+    const tokens = await oidc.authorizationCodeGrant(conf, callback, { expectedState: state });
+    expect((await me(tokens.access_token)).status).toBe(200);
+  });
+
   it('refuses an unregistered redirect_uri on its own page, without redirecting or creating anything', async () => {
     const before = await count(f, 'Interaction');
     const url = oidc.buildAuthorizationUrl(conf, { redirect_uri: `${REDIRECT}/other`, scope: 'openid', state: 's' });
