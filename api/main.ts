@@ -48,12 +48,12 @@ async function main(): Promise<void> {
     signin: { sql, accounts: createAccountRepository(sql) },
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
   });
-  // Tables published by an ingest while the server runs are picked up within a few seconds.
   // Expired sign-in artifacts (codes, interactions, sessions) are purged hourly.
   const purge = setInterval(() => {
     purgeExpiredPayloads(sql).catch((err: unknown) => app.log.error({ err }, 'sign-in purge failed'));
   }, 3600_000);
   purge.unref();
+  // Tables published by an ingest while the server runs are picked up within a few seconds.
   const watch = setInterval(() => {
     warehouse.refreshIfChanged().then((changed) => { if (changed) app.log.info('new tables published: warehouse refreshed'); }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
   }, 5000);
