@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
     await expect(page.locator('h1').textContent()).resolves.toBe('Autorisation');
     expect(await page.locator('.app').textContent()).toBe('Visites Virtuelles Plus');
     expect(await page.locator('li[data-scope]').evaluateAll((els) => els.map((e) => e.getAttribute('data-scope')))).toEqual(['openid', 'public']);
-    const headers = await page.evaluate(() => null).then(async () => (await page.request.get(page.url())).headers());
+    const headers = (await page.request.get(page.url())).headers();
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
 
