@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { API_VERSION } from '../schemas/envelope.ts';
-import type { Config } from './config.ts';
+import type { AccountRepository } from './accounts/accounts.ts';
+import { publicUrl, type Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
 import { installErrorHandlers, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
@@ -26,6 +27,8 @@ import type { ListingStore } from './listing/store/index.ts';
 import type { Sql } from './core/state/sql.ts';
 import { invalid } from './marketplace/errors.ts';
 import { isStoreUrl, marketplaceRoutes, sendMarketError, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
+import { signinPlugin } from './signin/plugin.ts';
+import type { TokenCheck } from './signin/access-tokens.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
 export interface AppDeps {
@@ -37,11 +40,15 @@ export interface AppDeps {
   geocoder: Geocoder | null;
   rateLimiter: RateLimiter;
   manifests: Manifests;
-  /** Listing API state: properties, agencies, users, gateways and its credentials. */
   /** The listing API (api/listing/, under /{locale}/api/v3*) when given. */
   listing?: { store: ListingStore; credentials: CredentialRepository };
-  /** The marketplace (api/marketplace/, mounted at /stores) when given. */
-  marketplace?: { sql: Sql; resolveAccessToken: AccessTokenResolver };
+  /**
+   * The marketplace (api/marketplace/, mounted at /stores) when given. Access tokens are those of
+   * the sign-in module when it is served, unless `resolveAccessToken` is given (tests).
+   */
+  marketplace?: { sql: Sql; resolveAccessToken?: AccessTokenResolver };
+  /** The state store and account model the partner sign-in runs on; without it the sign-in is not served. */
+  signin?: { sql: Sql; accounts: AccountRepository };
   logger?: boolean | object;
 }
 
@@ -100,6 +107,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The multi-country variant (spec 4.5), without a country prefix.
   for (const route of variantRoutes(locationDeps)) registerRoute(app, route, routes);
 
+  // Supplier calls to the marketplace identify the user with a sign-in access token.
+  let checkToken: ((token: string) => Promise<TokenCheck>) | null = null;
+  if (deps.signin) {
+    await app.register(signinPlugin, {
+      sql: deps.signin.sql, accounts: deps.signin.accounts,
+      issuer: publicUrl(deps.config), cookieSecret: deps.config.SIGNIN_COOKIE_SECRET,
+      rateLimiter: deps.rateLimiter, clock: deps.clock, attemptsPerMinute: deps.config.SIGNIN_ATTEMPTS_PER_MINUTE,
+      onAccessTokenCheck: (check) => { checkToken = check; },
+    });
+  }
+
   // The listing API: its own prefixes, error body and credentials (api/listing/plugin.ts).
   const listingRoutes = deps.listing
     ? await registerListing(app, { ...deps.listing, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config })
@@ -108,7 +126,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.marketplace) {
     await app.register(marketplaceRoutes, {
       prefix: STORE_PREFIX, sql: deps.marketplace.sql, clock: deps.clock, rateLimiter: deps.rateLimiter,
-      ratePerMinute: deps.config.MARKETPLACE_RATE_LIMIT_PER_MINUTE, resolveAccessToken: deps.marketplace.resolveAccessToken,
+      ratePerMinute: deps.config.MARKETPLACE_RATE_LIMIT_PER_MINUTE,
+      resolveAccessToken: deps.marketplace.resolveAccessToken ?? (async (token) => {
+        const checked = checkToken ? await checkToken(token) : null;
+        return checked?.ok ? { userId: checked.user.id, clientUid: checked.clientId } : null;
+      }),
     });
   }
 

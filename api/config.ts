@@ -34,6 +34,17 @@ export const ConfigSchema = z.object({
   MARKETPLACE_WEBHOOK_BACKOFF_MS: int(10_000, 1),
   /** Marketplace: lets webhooks reach loopback and private addresses (local development only). */
   MARKETPLACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Issuer and base URL of the partner sign-in as browsers and partners reach it: an origin, no path. */
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:$/.test(new URL(v).protocol) && new URL(v).pathname === '/' && !new URL(v).search && !new URL(v).hash, 'an http(s) origin such as https://signin.example.com, with no path')
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  /** Signs the sign-in cookies; when absent a key is generated once and kept in the state store. */
+  SIGNIN_COOKIE_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /** Sign-in attempts per minute and per e-mail address on the sign-in form (online password guessing). */
+  SIGNIN_ATTEMPTS_PER_MINUTE: int(10, 1),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 
@@ -47,4 +58,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return Object.freeze(parsed.data);
+}
+
+/** The sign-in issuer: PUBLIC_URL, else http://localhost:PORT (local use). */
+export function publicUrl(config: Config): string {
+  return config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
 }

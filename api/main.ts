@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import { createAccountRepository } from './accounts/accounts.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, publicUrl } from './config.ts';
 import { systemClock } from './core/clock.ts';
 import { createKeyRepository, type KeyRepository } from './core/keys/keys.ts';
 import { memoryRateLimiter, redisRateLimiter } from './core/limits.ts';
@@ -15,8 +16,8 @@ import { preloadCoverage } from './location/coverage/index.ts';
 import { createResolvedAddresses } from './location/search/resolved.ts';
 import { createCredentialRepository } from './listing/credentials.ts';
 import { createListingStore } from './listing/store/index.ts';
-import { noAccessTokens } from './marketplace/access-tokens.ts';
 import { createMarketplaceJobs } from './marketplace/jobs.ts';
+import { purgeExpiredPayloads } from './signin/adapter.ts';
 
 /**
  * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
@@ -48,9 +49,15 @@ async function main(): Promise<void> {
     rateLimiter: config.REDIS_URL ? redisRateLimiter(new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 })) : memoryRateLimiter(),
     manifests: createManifests(dataDir),
     listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
-    marketplace: { sql, resolveAccessToken: noAccessTokens },
+    marketplace: { sql },
+    signin: { sql, accounts: createAccountRepository(sql) },
     logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.apikey', 'req.headers.apitoken'] },
   });
+  // Expired sign-in artifacts (codes, interactions, sessions) are purged hourly.
+  const purge = setInterval(() => {
+    purgeExpiredPayloads(sql).catch((err: unknown) => app.log.error({ err }, 'sign-in purge failed'));
+  }, 3600_000);
+  purge.unref();
   // Tables published by an ingest while the server runs are picked up within a few seconds.
   const watch = setInterval(() => {
     warehouse.refreshIfChanged().then((changed) => { if (changed) app.log.info('new tables published: warehouse refreshed'); }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
@@ -67,6 +74,7 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     clearInterval(watch);
     await marketplaceJobs.stop();
+    clearInterval(purge);
     await app.close();
     warehouse.close();
     await sql.close();
@@ -79,6 +87,7 @@ async function main(): Promise<void> {
   console.log(`\nLocation data service listening on ${address}`);
   console.log(`  documentation: ${address}/docs   contract: ${address}/openapi.json`);
   console.log(`  listing API: ${address}/fr/api/v3.2/properties/search?mls_board=SLUG (credentials: npm run listing -- credentials create --boards SLUG)`);
+  console.log(`  partner sign-in: ${publicUrl(config)}/.well-known/openid-configuration`);
   if (sandbox) {
     console.log(`  sandbox key (fr, ca, be): ${sandbox}`);
     console.log(`  try: curl -H "Authorization: Bearer ${sandbox}" "${address}/api/v1/fr/location?address=18+rue+de+Bretagne+75003+Paris"`);

@@ -6,7 +6,8 @@
 import type { Migration } from '../migrations.ts';
 import { migration as m001 } from './001_keys.ts';
 import { migration as m002 } from './002_accounts.ts';
+import { migration as m003 } from './003_signin.ts';
 import { migration as m004 } from './004_marketplace.ts';
 import { migration as m005 } from './005_listing.ts';
 
-export const migrations: readonly Migration[] = [m001, m002, m004, m005];
+export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005];

@@ -1,0 +1,134 @@
+/**
+ * Operator commands for the partner sign-in.
+ *
+ *   npm run signin -- clients create --name NAME --redirect-uri URI [--redirect-uri URI ...]
+ *                     --type confidential|public
+ *   npm run signin -- clients list
+ *   npm run signin -- clients revoke CLIENT_ID
+ *
+ * A confidential client's secret is printed once and stored only as a hash.
+ * Revoking a client also removes every grant, code and token issued to it.
+ */
+import { parseArgs } from 'node:util';
+import { CLIENT_TYPES, type ClientType } from '../../schemas/signin.ts';
+import { fmtDate, runIfEntryPoint, table, UsageError, withState, type CliIO } from '../core/cli.ts';
+import { ClientError, createClientRepository, type ClientRepository } from './clients.ts';
+
+export const USAGE = `Usage:
+  signin clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] --type confidential|public
+  signin clients list
+  signin clients revoke CLIENT_ID
+
+The client secret of a confidential client is printed once: give it to the partner now.
+Revoking a client withdraws every consent, code and token issued to it.
+Environment: DATABASE_URL (PostgreSQL server) or DATA_DIR (embedded state at <DATA_DIR>/state, default ./data).`;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  type: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface Values {
+  name?: string;
+  'redirect-uri'?: string[];
+  type?: string;
+  help?: boolean;
+}
+
+const ALLOWED: Record<string, (keyof Values)[]> = {
+  'clients create': ['name', 'redirect-uri', 'type'],
+  'clients list': [],
+  'clients revoke': [],
+};
+
+function parse(argv: string[]): { command: string; args: string[]; values: Values } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const values = parsed.values as Values;
+  const [resource, verb, ...args] = parsed.positionals;
+  if (resource === undefined || resource === 'help' || (values.help && verb === undefined)) return { command: 'help', args: [], values };
+  const command = `${resource} ${verb ?? ''}`.trim();
+  const allowed = ALLOWED[command];
+  if (!allowed) throw new UsageError(`unknown command: ${command}`);
+  for (const k of Object.keys(values) as (keyof Values)[])
+    if (k !== 'help' && !allowed.includes(k)) throw new UsageError(`--${k} does not apply to ${command}`);
+  if (command === 'clients create') {
+    if (values.name === undefined) throw new UsageError('clients create needs --name');
+    if (!values['redirect-uri']?.length) throw new UsageError('clients create needs at least one --redirect-uri');
+    if (values.type === undefined) throw new UsageError('clients create needs --type confidential|public');
+    if (!(CLIENT_TYPES as readonly string[]).includes(values.type))
+      throw new UsageError(`--type must be confidential or public, not ${JSON.stringify(values.type)}`);
+  }
+  const wantsArg = command === 'clients revoke' ? 1 : 0;
+  if (args.length !== wantsArg) throw new UsageError(wantsArg ? `${command} takes one client id` : `unexpected argument: ${args[0]}`);
+  return { command, args, values };
+}
+
+async function run(repo: ClientRepository, command: string, args: string[], v: Values, io: CliIO): Promise<number> {
+  switch (command) {
+    case 'clients create': {
+      const { client, secret } = await repo.create({ name: v.name, redirect_uris: v['redirect-uri'], client_type: v.type as ClientType });
+      io.out(`created ${client.client_type} client ${client.name}`);
+      io.out(`client_id: ${client.client_id}`);
+      if (secret) io.out(`client_secret: ${secret}  (shown once: give it to the partner now)`);
+      else io.out('no client secret: a public client authenticates with PKCE only');
+      for (const uri of client.redirect_uris) io.out(`redirect_uri: ${uri}`);
+      return 0;
+    }
+    case 'clients list': {
+      const rows = (await repo.list()).map((c) => [
+        c.client_id,
+        c.name,
+        c.client_type,
+        c.redirect_uris.join(' '),
+        fmtDate(c.created_at),
+        c.revoked_at ? `revoked ${fmtDate(c.revoked_at)}` : 'active',
+      ]);
+      for (const l of table(['CLIENT_ID', 'NAME', 'TYPE', 'REDIRECT_URIS', 'CREATED', 'STATUS'], rows)) io.out(l);
+      return 0;
+    }
+    case 'clients revoke': {
+      const { removed } = await repo.revoke(args[0]);
+      io.out(`revoked client ${args[0]}; ${removed} grant(s), code(s), token(s) and pending sign-in(s) removed`);
+      return 0;
+    }
+  }
+  throw new UsageError(`unknown command: ${command}`);
+}
+
+/** Runs the CLI; returns the exit code (0 ok, 1 not found, 2 usage or invalid input). */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let cmd;
+  try {
+    cmd = parse(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`signin: ${err.message}`);
+    io.err(USAGE);
+    return 2;
+  }
+  if (cmd.command === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const { command, args, values } = cmd;
+  return withState('signin', io, async (sql) => {
+    try {
+      return await run(createClientRepository(sql), command, args, values, io);
+    } catch (err) {
+      if (err instanceof ClientError) {
+        io.err(`signin: ${err.message}`);
+        return err.code === 'invalid' ? 2 : 1;
+      }
+      throw err;
+    }
+  });
+}
+
+runIfEntryPoint(import.meta.url, 'signin', main);

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from '../../../api/core/state/sql.ts';
+import { main } from '../../../api/signin/cli.ts';
+import { clientSecretMatches } from '../../../api/signin/clients.ts';
+
+async function run(args: string[], dataDir: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: { DATA_DIR: dataDir } });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('signin CLI', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'signin-cli-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('registers a confidential client, prints its secret once, lists and revokes it', async () => {
+    const created = await run(
+      ['clients', 'create', '--name', 'Visites Virtuelles Plus', '--redirect-uri', 'https://vvp.example.com/cb', '--redirect-uri', 'https://vvp.example.com/cb2', '--type', 'confidential'],
+      dataDir,
+    );
+    expect(created.code).toBe(0);
+    const clientId = /client_id: (\S+)/.exec(created.out)![1];
+    const secret = /client_secret: (\S+)/.exec(created.out)![1];
+    expect(created.out).toContain('redirect_uri: https://vvp.example.com/cb2');
+
+    const sql = await openPglite(path.join(dataDir, 'state'));
+    try {
+      const [row] = await sql.query<{ secret_hash: string }>(`SELECT secret_hash FROM oauth_clients WHERE client_id = $1`, [clientId]);
+      expect(clientSecretMatches(secret, row.secret_hash)).toBe(true);
+    } finally {
+      await sql.close();
+    }
+
+    const list = await run(['clients', 'list'], dataDir);
+    expect(list.out).toMatch(new RegExp(`${clientId}\\s+Visites Virtuelles Plus\\s+confidential`));
+    expect(list.out).not.toContain(secret);
+
+    const revoked = await run(['clients', 'revoke', clientId], dataDir);
+    expect(revoked.code).toBe(0);
+    expect((await run(['clients', 'list'], dataDir)).out).toMatch(/revoked \d{4}-/);
+    const again = await run(['clients', 'revoke', clientId], dataDir);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/not found or already revoked/);
+  });
+
+  it('registers a public client without a secret', async () => {
+    const r = await run(['clients', 'create', '--name', 'Carnet', '--redirect-uri', 'https://app.example.com/cb', '--type', 'public'], dataDir);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('client_secret:');
+    expect(r.out).toContain('PKCE');
+  });
+
+  it('answers usage errors with exit code 2 and the usage', async () => {
+    const cases: [string[], RegExp][] = [
+      [['clients', 'create', '--name', 'X', '--type', 'public'], /at least one --redirect-uri/],
+      [['clients', 'create', '--name', 'X', '--redirect-uri', 'https://a.example/cb', '--type', 'secret'], /confidential or public/],
+      [['clients', 'create', '--name', 'X', '--redirect-uri', 'http://a.example/cb', '--type', 'public'], /https/],
+      [['clients', 'revoke'], /one client id/],
+      [['clients', 'list', '--name', 'x'], /does not apply/],
+      [['tokens', 'list'], /unknown command/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args, dataDir);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+    expect((await run(['--help'], dataDir)).out).toContain('signin clients create');
+  });
+});
