@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,14 @@ import { BAN_HEADER, BAN_ROWS, banLine } from '../helpers/fixture-data.ts';
 const ROOT = join(import.meta.dirname, '../..');
 function cli(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+/** The same, without blocking: independent runs go side by side. */
+function cliAsync(args: string[]): Promise<{ status: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8' }, (err, _stdout, stderr) =>
+      resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr }));
+  });
 }
 
 describe('npm run ingest', () => {
@@ -22,12 +30,14 @@ describe('npm run ingest', () => {
     expect(r.stdout).toContain('Licence Ouverte');
   });
 
-  it('answers usage errors with the usage and exit code 2', () => {
-    for (const args of [['fr.nothing'], ['fr.ban'], ['fr.ban', '--input', '/no/such/file.csv'], ['zones', '--country', 'xx'], ['fr.ban', '--colour', 'red'], ['samples', '--max-reject-share', '2']]) {
-      const r = cli(args);
-      expect(r.status, args.join(' ')).toBe(2);
+  it('answers usage errors with the usage and exit code 2', async () => {
+    const cases = [['fr.nothing'], ['fr.ban'], ['fr.ban', '--input', '/no/such/file.csv'], ['zones', '--country', 'xx'], ['fr.ban', '--colour', 'red'], ['samples', '--max-reject-share', '2']];
+    // Usage errors touch no data, so the runs go side by side.
+    const runs = await Promise.all(cases.map((args) => cliAsync(args)));
+    runs.forEach((r, i) => {
+      expect(r.status, cases[i]!.join(' ')).toBe(2);
       expect(r.stderr).toContain('Usage: npm run ingest');
-    }
+    });
   });
 
   it('runs a job with plain progress lines off a terminal, then a summary', async () => {
