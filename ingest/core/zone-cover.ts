@@ -1,7 +1,7 @@
-import { booleanPointInPolygon } from '@turf/turf';
 import { cellToChildren, cellToLatLng, cellToParent, getHexagonEdgeLengthAvg, getResolution, gridDisk, isPentagon, latLngToCell, polygonToCells, UNITS } from 'h3-js';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
+import { pointInPolygonIndex } from './point-in-polygon.ts';
 
 export interface ZoneCover {
   /** Cells wholly inside the zone, as coarse as possible (mixed resolutions up to `res`). */
@@ -26,9 +26,10 @@ export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES
   const touching: Set<string>[] = Array.from({ length: res + 1 }, () => new Set<string>());
   for (const c of border) for (let r = start; r < res; r++) touching[r]!.add(cellToParent(c, r));
   const interior: string[] = [];
+  const contains = pointInPolygonIndex(geometry);
   const inside = (cell: string) => {
     const [lat, lng] = cellToLatLng(cell);
-    return booleanPointInPolygon([lng, lat], geometry);
+    return contains(lng, lat);
   };
   let level = new Set<string>(touching[start]);
   for (const rings of polygons) for (const c of polygonToCells(rings as number[][][], start, true)) level.add(c);
@@ -90,10 +91,11 @@ export function coverUnion(geometry: Polygon | MultiPolygon, children: CoveredPa
       if (owners) owners.push(i); else shared.set(c, [i]);
     }
   });
+  const contains: ((lng: number, lat: number) => boolean)[] = [];
   for (const [c, owners] of shared) {
     if (underAny(interior, c)) continue;
     const [lat, lng] = cellToLatLng(c);
-    if (owners.some((i) => booleanPointInPolygon([lng, lat], children[i]!.geometry))) interior.add(c);
+    if (owners.some((i) => (contains[i] ??= pointInPolygonIndex(children[i]!.geometry))(lng, lat))) interior.add(c);
   }
   const compacted = compactCover(interior, res);
   const kept = new Set(compacted);
