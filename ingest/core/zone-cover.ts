@@ -57,8 +57,13 @@ export function outlineCells(geometry: Polygon | MultiPolygon, res = ZONE_COVER_
   const cells = new Set<string>();
   for (const rings of polygons) {
     for (const ring of rings) {
+      // Consecutive samples often fall in the same cell: its neighbours are added once.
+      let previous = '';
       for (const sample of walkRing(ring, step)) {
-        for (const c of gridDisk(latLngToCell(sample[1], sample[0], res), 1)) cells.add(c);
+        const cell = latLngToCell(sample[1]!, sample[0]!, res);
+        if (cell === previous) continue;
+        previous = cell;
+        for (const c of gridDisk(cell, 1)) cells.add(c);
       }
     }
   }
@@ -80,7 +85,7 @@ export interface CoveredPart { geometry: Polygon | MultiPolygon; cover: ZoneCove
 export function coverUnion(geometry: Polygon | MultiPolygon, children: CoveredPart[], res = ZONE_COVER_RES): ZoneCover {
   if (children.length === 1) return children[0]!.cover;
   const outline = outlineCells(geometry, res);
-  const interior = new Set<string>();
+  const interior = new NestedCells();
   for (const child of children) for (const c of child.cover.interior) interior.add(c);
   const shared = new Map<string, number[]>();
   const border = new Set<string>();
@@ -93,18 +98,28 @@ export function coverUnion(geometry: Polygon | MultiPolygon, children: CoveredPa
   });
   const contains: ((lng: number, lat: number) => boolean)[] = [];
   for (const [c, owners] of shared) {
-    if (underAny(interior, c)) continue;
+    if (interior.holds(c)) continue;
     const [lat, lng] = cellToLatLng(c);
     if (owners.some((i) => (contains[i] ??= pointInPolygonIndex(children[i]!.geometry))(lng, lat))) interior.add(c);
   }
-  const compacted = compactCover(interior, res);
-  const kept = new Set(compacted);
-  return { interior: compacted, border: [...border].filter((c) => !underAny(kept, c)) };
+  const compacted = compactCover(interior.cells, res);
+  const kept = new NestedCells(compacted);
+  return { interior: compacted, border: [...border].filter((c) => !kept.holds(c)) };
 }
 
-/** Whether `cell` or one of its ancestors is in `cells`. */
-function underAny(cells: Set<string>, cell: string): boolean {
-  return cells.has(cell) || hasStrictAncestor(cells, cell);
+/** Cells of mixed resolutions; ancestors are looked up only at the resolutions held. */
+class NestedCells {
+  readonly cells = new Set<string>();
+  private resolutions = 0;
+  constructor(cells: Iterable<string> = []) { for (const c of cells) this.add(c); }
+  add(cell: string): void { this.cells.add(cell); this.resolutions |= 1 << getResolution(cell); }
+  /** Whether one of `cell`'s ancestors (or, unless `strict`, the cell itself) is held. */
+  holds(cell: string, strict = false): boolean {
+    const res = getResolution(cell);
+    if (!strict && this.cells.has(cell)) return true;
+    for (let r = res - 1; r >= 0; r--) if (this.resolutions & (1 << r) && this.cells.has(cellToParent(cell, r))) return true;
+    return false;
+  }
 }
 
 /**
@@ -114,8 +129,8 @@ function underAny(cells: Set<string>, cell: string): boolean {
  */
 export function compactCover(cells: Iterable<string>, res = ZONE_COVER_RES): string[] {
   const byRes: Set<string>[] = Array.from({ length: res + 1 }, () => new Set<string>());
-  const all = new Set(cells);
-  for (const c of all) if (!hasStrictAncestor(all, c)) byRes[getResolution(c)]!.add(c);
+  const all = new NestedCells(cells);
+  for (const c of all.cells) if (!all.holds(c, true)) byRes[getResolution(c)]!.add(c);
   for (let r = res; r > 0; r--) {
     const counts = new Map<string, number>();
     for (const c of byRes[r]!) { const p = cellToParent(c, r - 1); counts.set(p, (counts.get(p) ?? 0) + 1); }
@@ -126,12 +141,6 @@ export function compactCover(cells: Iterable<string>, res = ZONE_COVER_RES): str
     }
   }
   return byRes.flatMap((s) => [...s]);
-}
-
-/** Whether one of `cell`'s ancestors is in `cells`. */
-function hasStrictAncestor(cells: Set<string>, cell: string): boolean {
-  for (let r = getResolution(cell) - 1; r >= 0; r--) if (cells.has(cellToParent(cell, r))) return true;
-  return false;
 }
 
 /** Resolution the interior cover starts from (about 250 km² a cell). */
