@@ -125,7 +125,8 @@ class NestedCells {
 /**
  * Cells of mixed resolutions (up to `res`) with no one under another, merged into their parent
  * wherever all of its children are present. Children are counted by index, as the lookup reads
- * the cover (a point's cell at `res` and its ancestors), not by outline.
+ * the cover (a point's cell at `res` and its ancestors), not by outline. (h3's compactCells expects
+ * one resolution: given seven children of which one is itself split, it stops at the seven.)
  */
 export function compactCover(cells: Iterable<string>, res = ZONE_COVER_RES): string[] {
   const byRes: Set<string>[] = Array.from({ length: res + 1 }, () => new Set<string>());
