@@ -4,7 +4,7 @@ import type { Country } from '../../schemas/common.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
 import { ZONE_CELL_COLUMNS, ZONE_COLUMNS, ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
 import { cellToBigint } from '../../schemas/tables/cells.ts';
-import { coverZone } from './zone-cover.ts';
+import { coverZone, type ZoneCover } from './zone-cover.ts';
 import { TableWriter, cleanStaleTemporaries, type PreparedTable } from './table-writer.ts';
 import { getResolution } from 'h3-js';
 
@@ -31,8 +31,11 @@ export class ZonesWriter {
     return new ZonesWriter(zones, cells, source);
   }
 
-  /** Adds a zone; returns an error message instead when it cannot be used. */
-  add(z: ZoneInput): string | null {
+  /**
+   * Adds a zone; returns an error message instead when it cannot be used. `cover` is the zone's
+   * H3 cover when the caller already has it (a union derived from its children's), else it is computed.
+   */
+  add(z: ZoneInput, cover?: ZoneCover): string | null {
     const key = `${z.level}:${z.code}`;
     if (this.seen.has(key)) return `duplicate zone ${z.level} ${z.code}`;
     const [minLng, minLat, maxLng, maxLat] = bbox(z.geometry);
@@ -43,7 +46,7 @@ export class ZonesWriter {
     const simplified = simplify(z.geometry, { tolerance: 0.0001, highQuality: false, mutate: false });
     this.zones.append([z.level, z.code, z.name, z.parent_level, z.parent_code, minLng, minLat, maxLng, maxLat,
       JSON.stringify(z.geometry), JSON.stringify(simplified), this.source]);
-    const cover = coverZone(z.geometry);
+    cover ??= coverZone(z.geometry);
     for (const c of cover.interior) this.cells.append([cellToBigint(c), getResolution(c), z.level, z.code, true]);
     for (const c of cover.border) this.cells.append([cellToBigint(c), ZONE_COVER_RES, z.level, z.code, false]);
     return null;

@@ -1,7 +1,7 @@
-import { booleanPointInPolygon } from '@turf/turf';
-import { cellToChildren, cellToLatLng, cellToParent, getHexagonEdgeLengthAvg, gridDisk, latLngToCell, polygonToCells, UNITS } from 'h3-js';
+import { cellToChildren, cellToLatLng, cellToParent, getHexagonEdgeLengthAvg, getResolution, gridDisk, isPentagon, latLngToCell, polygonToCells, UNITS } from 'h3-js';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
+import { pointInPolygonIndex } from './point-in-polygon.ts';
 
 export interface ZoneCover {
   /** Cells wholly inside the zone, as coarse as possible (mixed resolutions up to `res`). */
@@ -18,15 +18,7 @@ export interface ZoneCover {
  */
 export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES): ZoneCover {
   const polygons: Position[][][] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-  const step = getHexagonEdgeLengthAvg(res, UNITS.m) / 2;
-  const border = new Set<string>();
-  for (const rings of polygons) {
-    for (const ring of rings) {
-      for (const sample of walkRing(ring, step)) {
-        for (const c of gridDisk(latLngToCell(sample[1], sample[0], res), 1)) border.add(c);
-      }
-    }
-  }
+  const border = outlineCells(geometry, res);
   // Interior, coarse to fine: a cell none of whose descendants touches the border lies wholly on
   // one side of it (its descendants form one connected patch), the side of its centre. Only cells
   // holding border descendants are split, so a region of a million km² costs no more than its outline.
@@ -34,9 +26,10 @@ export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES
   const touching: Set<string>[] = Array.from({ length: res + 1 }, () => new Set<string>());
   for (const c of border) for (let r = start; r < res; r++) touching[r]!.add(cellToParent(c, r));
   const interior: string[] = [];
+  const contains = pointInPolygonIndex(geometry);
   const inside = (cell: string) => {
     const [lat, lng] = cellToLatLng(cell);
-    return booleanPointInPolygon([lng, lat], geometry);
+    return contains(lng, lat);
   };
   let level = new Set<string>(touching[start]);
   for (const rings of polygons) for (const c of polygonToCells(rings as number[][][], start, true)) level.add(c);
@@ -52,6 +45,103 @@ export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES
     level = next;
   }
   return { interior, border: [...border] };
+}
+
+/**
+ * Cells at `res` that may cross the outline: each ring walked at half an edge length, each
+ * sample's cell with its neighbours. A cell outside this set lies wholly on one side of every ring.
+ */
+export function outlineCells(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES): Set<string> {
+  const polygons: Position[][][] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  const step = getHexagonEdgeLengthAvg(res, UNITS.m) / 2;
+  const cells = new Set<string>();
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      // Consecutive samples often fall in the same cell: its neighbours are added once.
+      let previous = '';
+      for (const sample of walkRing(ring, step)) {
+        const cell = latLngToCell(sample[1]!, sample[0]!, res);
+        if (cell === previous) continue;
+        previous = cell;
+        for (const c of gridDisk(cell, 1)) cells.add(c);
+      }
+    }
+  }
+  return cells;
+}
+
+export interface CoveredPart { geometry: Polygon | MultiPolygon; cover: ZoneCover }
+
+/**
+ * The cover of a zone whose outline `geometry` is the union of `children` (disjoint zones with
+ * their recorded covers at the same `res`), without covering the union's area again. Every
+ * child's interior cell is interior to the union. A child's border cell off the union's outline
+ * (a border shared by two children) crosses no ring of the union, so it lies wholly inside or
+ * wholly outside: inside when its centre is in one of the children it borders (a cell whose
+ * centre is in another child lies wholly in that child, hence under its interior). The union's
+ * own border cells are its outline's cells that some child covers; they keep the exact test.
+ * Only the union's outline is walked, and centres are tested against the children's (smaller) outlines.
+ */
+export function coverUnion(geometry: Polygon | MultiPolygon, children: CoveredPart[], res = ZONE_COVER_RES): ZoneCover {
+  if (children.length === 1) return children[0]!.cover;
+  const outline = outlineCells(geometry, res);
+  const interior = new NestedCells();
+  for (const child of children) for (const c of child.cover.interior) interior.add(c);
+  const shared = new Map<string, number[]>();
+  const border = new Set<string>();
+  children.forEach((child, i) => {
+    for (const c of child.cover.border) {
+      if (outline.has(c)) { border.add(c); continue; }
+      const owners = shared.get(c);
+      if (owners) owners.push(i); else shared.set(c, [i]);
+    }
+  });
+  const contains: ((lng: number, lat: number) => boolean)[] = [];
+  for (const [c, owners] of shared) {
+    if (interior.holds(c)) continue;
+    const [lat, lng] = cellToLatLng(c);
+    if (owners.some((i) => (contains[i] ??= pointInPolygonIndex(children[i]!.geometry))(lng, lat))) interior.add(c);
+  }
+  const compacted = compactCover(interior.cells, res);
+  const kept = new NestedCells(compacted);
+  return { interior: compacted, border: [...border].filter((c) => !kept.holds(c)) };
+}
+
+/** Cells of mixed resolutions; ancestors are looked up only at the resolutions held. */
+class NestedCells {
+  readonly cells = new Set<string>();
+  private resolutions = 0;
+  constructor(cells: Iterable<string> = []) { for (const c of cells) this.add(c); }
+  add(cell: string): void { this.cells.add(cell); this.resolutions |= 1 << getResolution(cell); }
+  /** Whether one of `cell`'s ancestors (or, unless `strict`, the cell itself) is held. */
+  holds(cell: string, strict = false): boolean {
+    const res = getResolution(cell);
+    if (!strict && this.cells.has(cell)) return true;
+    for (let r = res - 1; r >= 0; r--) if (this.resolutions & (1 << r) && this.cells.has(cellToParent(cell, r))) return true;
+    return false;
+  }
+}
+
+/**
+ * Cells of mixed resolutions (up to `res`) with no one under another, merged into their parent
+ * wherever all of its children are present. Children are counted by index, as the lookup reads
+ * the cover (a point's cell at `res` and its ancestors), not by outline. (h3's compactCells expects
+ * one resolution: given seven children of which one is itself split, it stops at the seven.)
+ */
+export function compactCover(cells: Iterable<string>, res = ZONE_COVER_RES): string[] {
+  const byRes: Set<string>[] = Array.from({ length: res + 1 }, () => new Set<string>());
+  const all = new NestedCells(cells);
+  for (const c of all.cells) if (!all.holds(c, true)) byRes[getResolution(c)]!.add(c);
+  for (let r = res; r > 0; r--) {
+    const counts = new Map<string, number>();
+    for (const c of byRes[r]!) { const p = cellToParent(c, r - 1); counts.set(p, (counts.get(p) ?? 0) + 1); }
+    for (const [p, n] of counts) {
+      if (n !== (isPentagon(p) ? 6 : 7)) continue;
+      for (const c of cellToChildren(p, r)) byRes[r]!.delete(c);
+      byRes[r - 1]!.add(p);
+    }
+  }
+  return byRes.flatMap((s) => [...s]);
 }
 
 /** Resolution the interior cover starts from (about 250 km² a cell). */

@@ -1,8 +1,8 @@
 import { booleanPointInPolygon, randomPoint } from '@turf/turf';
-import { cellToParent, getResolution, latLngToCell } from 'h3-js';
+import { cellToChildren, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { coverZone } from '../../../ingest/core/zone-cover.ts';
+import { compactCover, coverZone } from '../../../ingest/core/zone-cover.ts';
 
 // A concave outline around the Place de la Bastille, [lng, lat].
 const polygon: Polygon = {
@@ -47,5 +47,22 @@ describe('coverZone on a region-sized polygon', () => {
     const montreal = latLngToCell(45.5017, -73.5673, 9);
     const ancestors = new Set([...Array(10).keys()].map((r) => (r === 9 ? montreal : cellToParent(montreal, r))));
     expect(cover.interior.some((c) => ancestors.has(c))).toBe(true);
+  });
+});
+
+describe('compactCover', () => {
+  const parent = latLngToCell(48.85, 2.35, 7);
+  const children = cellToChildren(parent, 8);
+  const grandchildren = cellToChildren(children[0]!, 9);
+
+  it('merges complete sets of children into their parent, up through the resolutions', () => {
+    // The first child given as its own seven children: they merge into it, then the seven into the parent.
+    expect(compactCover([...grandchildren, ...children.slice(1)], 9)).toEqual([parent]);
+  });
+
+  it('keeps an incomplete set as it is and drops cells already under another', () => {
+    const partial = [...grandchildren.slice(1), ...children.slice(1)];
+    expect(new Set(compactCover(partial, 9))).toEqual(new Set(partial));
+    expect(compactCover([parent, children[3]!, grandchildren[2]!], 9)).toEqual([parent]);
   });
 });
