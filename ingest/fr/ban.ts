@@ -59,7 +59,9 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
   const inputSha = input.sha256 ? Promise.resolve(input.sha256) : sha256InBackground(input.path);
   inputSha.catch(() => {}); // awaited below; a failure surfaces there
   try {
-    await c.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
+    // Row order is never relied on (the file is written sorted by cell; refused rows find their
+    // line numbers by a rescan), so DuckDB may read and stage the file in parallel without it.
+    await c.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET preserve_insertion_order = false');
     const source = `read_csv(${q(input.path)}, delim = ';', header = true, all_varchar = true, quote = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`;
     // The file is parsed once: the columns the table needs, and whether each row passes BanRow,
     // go to a temporary table (memory, spilling to the stage folder). Nothing is written yet.

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
+import { latLngToCell } from 'h3-js';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
+import { generateBan } from '../../../bench/generate.ts';
 import { RejectShareError } from '../../../ingest/core/rejects.ts';
 import { fileSha256 } from '../../../ingest/core/table-writer.ts';
 import { Manifest } from '../../../schemas/tables/manifest.ts';
@@ -53,6 +55,22 @@ describe('fr.ban', () => {
     expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: BAN_ROWS.length, rejects: 0, schema_version: 1, imported_at: '2026-11-20T10:00:00.000Z' });
     expect(entry.sha256).toBe(await fileSha256(join(dataDir, 'fr/addresses/adresses-75.parquet')));
     expect(entry.sources[0]).toMatchObject({ id: 'fr.ban', input: 'adresses-75.csv', input_sha256: await fileSha256(file) });
+  });
+
+  it('keeps a file of many row groups sorted by cell, each cell the one h3-js gives, whichever thread computed it', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-99.csv');
+    await generateBan(file, 40_000, [-4.5, 43.3, 7.5, 50.9]);
+    const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
+    expect(summary!.rows).toBe(40_000);
+    const path = `${dataDir}/fr/addresses/adresses-99.parquet`;
+    const [{ unsorted, groups }] = await analyst<{ unsorted: bigint; groups: bigint }>(`SELECT
+      (SELECT count(*) FROM (SELECT cell < lag(cell) OVER (ORDER BY file_row_number) AS down FROM read_parquet('${path}', file_row_number = true)) WHERE down) AS unsorted,
+      (SELECT count(DISTINCT row_group_id) FROM parquet_metadata('${path}')) AS groups`);
+    expect(unsorted).toBe(0n);
+    expect(groups).toBeGreaterThan(4n);
+    const sample = await analyst<{ cell: bigint; latitude: number; longitude: number }>(`SELECT cell, latitude, longitude FROM '${path}' USING SAMPLE 500 ROWS (reservoir, 1)`);
+    for (const r of sample) expect(r.cell.toString(16)).toBe(latLngToCell(r.latitude, r.longitude, 15));
   });
 
   it('writes malformed rows to a rejects file with their line and reason, and keeps the others', async () => {
