@@ -14,7 +14,7 @@
  *   withdraws the whole consent (grant);
  * - consent asked once per user and application, remembered by its grant.
  */
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountRepository } from '../accounts/accounts.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { findGrantId, payloadAdapter } from './adapter.ts';
@@ -75,7 +75,16 @@ export function createProvider(deps: ProviderDeps): Provider {
 
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // Only the application a token was issued to may revoke it (RFC 7009 section 2.1); a
+        // public client presenting another's token gets the usual 200 and nothing is revoked.
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId === client.clientId) return true;
+          if (client.clientAuthMethod === 'none') return false;
+          throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+        },
+      },
       // The user-info of spec 2.1 is served by our own route (userinfo-route.ts): scope `public`
       // alone must read it, which oidc-provider's endpoint (openid only) does not allow.
       userinfo: { enabled: false },

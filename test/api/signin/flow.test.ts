@@ -151,6 +151,17 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('partner sign-in end to en
     expect((await services('not-a-token-of-ours')).status).toBe(401);
   });
 
+  it("does not let another application revoke a token that is not its own", async () => {
+    const res = await fetch(`${f.issuer}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: first.access_token, client_id: f.publicClient.client_id }),
+    });
+    expect(res.status).toBe(200); // RFC 7009: the answer does not tell whether the token existed
+    const me = await fetch(`${f.issuer}/api/oauth/me`, { headers: { authorization: `Bearer ${first.access_token}` } });
+    expect(me.status).toBe(200);
+  });
+
   it('does not ask consent again: the next authorization comes straight back with a code', async () => {
     const a = await authorize('public');
     const callback = await untilCallback(() => page.goto(a.url.href));
