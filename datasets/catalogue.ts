@@ -2,12 +2,13 @@ import type { Country } from '../schemas/common.ts';
 import { adminExpressSource } from './fr/admin-express/source.ts';
 import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
+import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import type { Source } from './source.ts';
 
 export type { Source } from './source.ts';
 
 /** Every source the platform knows, by id. */
-export const SOURCES: readonly Source[] = [banSource, adminExpressSource, contoursIrisSource];
+export const SOURCES: readonly Source[] = [banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource];
 
 export function sourceById(id: string): Source | undefined {
   return SOURCES.find((s) => s.id === id);
