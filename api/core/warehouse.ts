@@ -25,7 +25,7 @@ export interface Warehouse {
   close(): void;
 }
 
-const TABLES = ['addresses', 'zones', 'zone_cells'];
+const TABLES = ['addresses', 'zones', 'zone_cells', 'sales', 'market_indicators'];
 
 /**
  * Small, hot tables copied into DuckDB's memory at each refresh (name -> SELECT over the view):

@@ -2,8 +2,9 @@ import type { Country, Locale } from '../../schemas/common.ts';
 import type { CatalogField } from '../../schemas/catalog.ts';
 import type { Manifest } from '../../schemas/tables/manifest.ts';
 import { sourceById } from '../../datasets/catalogue.ts';
+import { MARKET_FIELDS } from './market/fields.ts';
 
-interface FieldDef {
+export interface FieldDef {
   id: string;
   domain: string;
   label: Record<Locale, string>;
@@ -13,6 +14,8 @@ interface FieldDef {
   sources: string[];
   table: string | null;
   countries: Country[];
+  /** Territories covered when the source does not cover the whole country (coverage partial). */
+  territories?: string[];
 }
 
 /** Fields served by the location domain (spec 2.6) and what backs them. */
@@ -27,17 +30,20 @@ const FIELDS: FieldDef[] = [
   { id: 'location.parcel', domain: 'location', label: { fr: 'Parcelle cadastrale', en: 'Cadastral parcel' }, definition: { fr: "Parcelle de l'adresse telle que la BAN la publie (identifiant, référence); surface non encore servie", en: 'Parcel of the address as published by the BAN (id, reference); area not served yet' }, unit: null, sources: ['fr.ban'], table: 'addresses', countries: ['fr'] },
 ];
 
+const ALL_FIELDS: FieldDef[] = [...FIELDS, ...MARKET_FIELDS];
+
 /** /catalog/fields: each field with its definition and whether its sources are ingested here. */
 export function catalogFields(country: Country, locale: Locale, manifest: Manifest): CatalogField[] {
-  return FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
+  return ALL_FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
     const parts = manifest.partitions.filter((p) => f.table !== null && p.table === f.table && p.sources.some((s) => f.sources.includes(s.id) || s.id.startsWith(`${country}.zones.`)));
     const sources = f.sources.map((id) => sourceById(id)).filter((s) => s !== undefined);
     const frequency = sources[0]?.update_frequency ?? 'irregular';
     const updated = parts.map((p) => p.imported_at).sort().at(-1) ?? null;
-    const status: CatalogField['coverage']['status'] = f.table === null || parts.length > 0 ? 'available' : 'not_ingested';
+    const ingested = f.table === null || parts.length > 0;
+    const status: CatalogField['coverage']['status'] = !ingested ? 'not_ingested' : f.territories ? 'partial' : 'available';
     return {
       id: f.id, domain: f.domain, label: f.label[locale], definition: f.definition[locale], unit: f.unit, update_frequency: frequency,
-      sources: f.sources, coverage: { status, territories: null, updated_on: updated ? updated.slice(0, 10) : null },
+      sources: f.sources, coverage: { status, territories: ingested ? f.territories ?? null : null, updated_on: updated ? updated.slice(0, 10) : null },
     };
   });
 }

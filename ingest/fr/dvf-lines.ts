@@ -134,7 +134,8 @@ export const GEO_LINE_SELECT = `line, id_mutation, CAST(date_mutation AS DATE) A
   ${lotsOf(['lot1_numero', 'lot2_numero', 'lot3_numero', 'lot4_numero', 'lot5_numero'])} AS lots,
   code_type_local AS local_type, TRY_CAST(surface_reelle_bati AS DOUBLE) AS built_surface, TRY_CAST(nombre_pieces_principales AS INTEGER) AS rooms,
   code_nature_culture AS culture, nature_culture_speciale AS special_culture, TRY_CAST(surface_terrain AS DOUBLE) AS land_surface,
-  TRY_CAST(longitude AS DOUBLE) AS lng, TRY_CAST(latitude AS DOUBLE) AS lat`;
+  TRY_CAST(longitude AS DOUBLE) AS lng, TRY_CAST(latitude AS DOUBLE) AS lat,
+  CASE WHEN longitude IS NOT NULL AND latitude IS NOT NULL THEN 'parcel' END AS position_source`;
 
 const rawCommune = `("Code departement" || lpad("Code commune", CAST(5 - length("Code departement") AS INTEGER), '0'))`;
 const frNumber = (c: string) => `TRY_CAST(replace(${sqlIdent(c)}, ',', '.') AS DOUBLE)`;
@@ -151,4 +152,4 @@ export const RAW_LINE_SELECT = `line,
   "No Volume" AS volume, ${lotsOf(['1er lot', '2eme lot', '3eme lot', '4eme lot', '5eme lot'])} AS lots,
   "Code type local" AS local_type, ${frNumber('Surface reelle bati')} AS built_surface, TRY_CAST("Nombre pieces principales" AS INTEGER) AS rooms,
   "Nature culture" AS culture, "Nature culture speciale" AS special_culture, ${frNumber('Surface terrain')} AS land_surface,
-  CAST(NULL AS DOUBLE) AS lng, CAST(NULL AS DOUBLE) AS lat`;
+  CAST(NULL AS DOUBLE) AS lng, CAST(NULL AS DOUBLE) AS lat, CAST(NULL AS VARCHAR) AS position_source`;

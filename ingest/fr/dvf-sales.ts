@@ -12,8 +12,23 @@ function departmentRegions(): [string, string][] {
 const ARRONDISSEMENT_SQL = `CASE WHEN regexp_full_match(code_commune, '751(0[1-9]|1\\d|20)') THEN '75056'
   WHEN regexp_full_match(code_commune, '6938[1-9]') THEN '69123' WHEN regexp_full_match(code_commune, '132(0[1-9]|1[0-6])') THEN '13055' END`;
 
+const POSITION_ORDER = `line + CASE WHEN position_source = 'address' THEN 1000000000000 ELSE 0 END`;
+
 /** Market sales: what the price indicators read (an exchange or a compulsory purchase is not a price of the market). */
 export const MARKET_NATURES = ['Vente', "Vente en l'état futur d'achèvement"];
+
+/**
+ * Places the lines published without coordinates (every line of the DGFiP files, some of Etalab's)
+ * at their address when the published BAN addresses know it: same commune or arrondissement,
+ * number and street key (street_key expands the DGFiP's abbreviations: BD, AV, RTE...).
+ */
+export function placeAtAddressesSql(lines: string, addressFiles: string): string {
+  return `UPDATE ${lines} SET lng = a.lng, lat = a.lat, position_source = 'address'
+    FROM (SELECT locality_code, number, street_key, arg_min(longitude, rep IS NOT NULL) AS lng, arg_min(latitude, rep IS NOT NULL) AS lat
+          FROM read_parquet(${addressFiles}, union_by_name = true) WHERE number IS NOT NULL GROUP BY ALL) a
+    WHERE ${lines}.lng IS NULL AND a.locality_code = ${lines}.code_commune AND a.number = TRY_CAST(${lines}.number AS INTEGER)
+      AND ${lines}.street IS NOT NULL AND a.street_key = street_key(${lines}.street)`;
+}
 
 /**
  * One row per mutation from a relation of typed lines (GEO_LINE_SELECT / RAW_LINE_SELECT).
@@ -36,7 +51,7 @@ export function salesSelect(lines: string, source: string): string {
     commune_code: `coalesce(${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')}, m.code_commune)`,
     arrondissement_code: `CASE WHEN ${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')} IS NOT NULL THEN m.code_commune END`,
     department_code: 'm.code_departement', region_code: 'r.region', iris_code: 'iris_code(m.lat, m.lng)',
-    longitude: 'm.lng', latitude: 'm.lat', cell: 'h3_cell(m.lat, m.lng)', source: `'${source}'`,
+    longitude: 'm.lng', latitude: 'm.lat', position_source: 'm.position_source', cell: 'h3_cell(m.lat, m.lng)', source: `'${source}'`,
   };
   return `WITH l AS (SELECT * FROM ${lines}),
     locals AS (SELECT DISTINCT id_mutation, parcel, volume, lots, local_type, built_surface, rooms FROM l WHERE local_type IS NOT NULL),
@@ -53,7 +68,9 @@ export function salesSelect(lines: string, source: string): string {
     m AS (SELECT id_mutation, min(date) AS date, arg_min(nature, line) AS nature, string_agg(DISTINCT parcel, '|' ORDER BY parcel) AS parcels,
       arg_min(nullif(concat_ws(' ', nullif(concat_ws(' ', number, suffix), ''), street, postcode, commune_name), ''), line) AS address,
       arg_min(code_commune, line) AS code_commune, arg_min(code_departement, line) AS code_departement,
-      arg_min(lng, line) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lng, arg_min(lat, line) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lat
+      -- The first parcel centre published, else the first address found in the BAN.
+      arg_min(lng, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lng, arg_min(lat, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lat,
+      arg_min(position_source, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS position_source
       FROM l GROUP BY id_mutation),
     r AS (SELECT * FROM (VALUES ${regions}) AS r(department, region))
     SELECT ${Object.entries(columns).map(([k, e]) => `CAST(${e} AS ${SALE_COLUMNS[k as keyof typeof SALE_COLUMNS]}) AS ${k}`).join(',\n      ')}

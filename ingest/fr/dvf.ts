@@ -12,7 +12,7 @@ import { registerIngestFunctions } from '../core/vector-functions.ts';
 import { TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import { DVF_GEO_HEADER, DVF_RAW_HEADER, DvfGeoLine, DvfRawLine, GEO_LINE_SELECT, RAW_LINE_SELECT } from './dvf-lines.ts';
 import { indicatorsSelect } from './dvf-indicators.ts';
-import { salesSelect } from './dvf-sales.ts';
+import { placeAtAddressesSql, salesSelect } from './dvf-sales.ts';
 import { registerIrisFunction } from './dvf-zones.ts';
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
@@ -116,6 +116,10 @@ async function prepareSales(ctx: JobContext, input: JobInput) {
     // A mutation with a refused line is left out whole: without one of its locals it would be mispriced.
     const dropped = layout === LAYOUTS.geo ? `AND id_mutation NOT IN (SELECT id_mutation FROM published_lines WHERE NOT (${layout.schema.sql}) AND id_mutation IS NOT NULL)` : '';
     await c.run(`CREATE TABLE lines AS SELECT ${layout.select} FROM published_lines WHERE (${layout.schema.sql}) ${dropped}`);
+    const addresses = join(ctx.dataDir, 'fr', 'addresses');
+    if (existsSync(addresses) && readdirSync(addresses).some((f) => f.endsWith('.parquet'))) {
+      await c.run(placeAtAddressesSql('lines', q(join(addresses, '*.parquet'))));
+    }
     const table = await stage.prepareParquet(salesSelect('lines', layout.source.id), { dataDir: ctx.dataDir, country: 'fr', table: 'sales', partition, orderBy: 'cell' });
     ctx.log(`fr.dvf ${partition}: ${Number(total)} lines, ${table.written.rows} sales, ${rejects.count} refused`);
     return { input, source: layout.source, partition, table, rejects };
