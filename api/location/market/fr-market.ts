@@ -11,7 +11,7 @@ import type { Warehouse } from '../../core/warehouse.ts';
 import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
 import { isStale, updatedOn } from './freshness.ts';
 import { finestReliable, indicatorWindow, MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
-import { nearbySales, radiusStats, type NearbySaleRow } from './sales-nearby.ts';
+import { salesAround, type NearbySaleRow } from './sales-nearby.ts';
 
 export interface MarketDeps { warehouse: Warehouse; manifests: Manifests; clock: Clock }
 export interface MarketQuery {
@@ -76,10 +76,9 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   const stale = isStale(updated, dvfSource.update_frequency, deps.clock.now());
   const window = await indicatorWindow(warehouse);
   const zones = MARKET_LEVELS.map((l) => q.zones[l]).filter((z): z is Zone => z !== null);
-  const [stats, rows, items] = await Promise.all([
-    radiusStats(warehouse, q.lat, q.lng, q.radius, q.propertyType ?? null, window),
+  const [{ stats, items }, rows] = await Promise.all([
+    salesAround(warehouse, q.lat, q.lng, q.radius, q.propertyType ?? null, window, { limit: REPORT_ITEMS, offset: 0 }),
     zoneIndicators(warehouse, zones.map((z) => ({ level: z.level as IndicatorRow['level'], code: z.code }))),
-    nearbySales(warehouse, q.lat, q.lng, q.radius, q.propertyType ?? null, REPORT_ITEMS, 0),
   ]);
   const type = q.propertyType ?? dominantType(stats, rows, zones);
   const missing: Missing = {};

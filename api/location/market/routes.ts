@@ -8,7 +8,7 @@ import { localeOf, placeInput, placeShape } from '../params.ts';
 import { reportShape } from '../report.ts';
 import type { LocationRouteDeps } from '../routes.ts';
 import { frMarket, notCovered, parcelIdOf, saleItem, SALES_RADIUS_M } from './fr-market.ts';
-import { nearbySales, radiusStats } from './sales-nearby.ts';
+import { salesAround } from './sales-nearby.ts';
 
 export const FrMarketResponse = envelopeSchema(z.object({ market: FrMarket }));
 export const FrSalesResponse = envelopeSchema(SalesPage.extend({ status: FrMarket.shape.status, missing: FrMarket.shape.missing }));
@@ -57,10 +57,7 @@ export function frMarketRoutes(deps: LocationRouteDeps): AnyRoute[] {
         }
         const radius = query.radius ?? SALES_RADIUS_M;
         const type = query.property_type ?? null;
-        const [stats, rows] = await Promise.all([
-          radiusStats(deps.warehouse, location.latitude, location.longitude, radius, type, null),
-          nearbySales(deps.warehouse, location.latitude, location.longitude, radius, type, size, (p - 1) * size),
-        ]);
+        const { stats, items: rows } = await salesAround(deps.warehouse, location.latitude, location.longitude, radius, type, null, { limit: size, offset: (p - 1) * size });
         const total = stats.reduce((n, s) => n + s.count, 0);
         const sales = rows.map((r) => saleItem(r, parcelIdOf(location.parcel), locale));
         return envelope(request, deps.clock, { status: 'ok' as const, sales, pagination: { ...pagination, total }, missing: total === 0 ? { sales: 'not_found' as const } : {} });
