@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -60,7 +60,9 @@ function areas(): [number, number, number, number, string, string][] {
     const lat = 42.6 + rand() * (50.9 - 42.6), lng = -4.5 + rand() * (7.6 + 4.5);
     if (!isInCountry('fr', lng, lat)) continue;
     if (lng > 5.9 && lat > 47.4 && lat < 49.6) continue; // Alsace-Moselle: no published sales
-    out.push([lat, lng, (urban * 45) / 55 / 300, 10, String(10 + (i % 80)).padStart(2, '0'), '24']);
+    // Department of the nearest metro area: partitions stay compact in space, as real departments are.
+    const near = CITIES.reduce((b, c) => ((c[0] - lat) ** 2 + (c[1] - lng) ** 2 < (b[0] - lat) ** 2 + (b[1] - lng) ** 2 ? c : b));
+    out.push([lat, lng, (urban * 45) / 55 / 300, 10, near[4], near[5]]);
     i++;
   }
   return out;
@@ -94,13 +96,22 @@ export async function generateSales(dataDir: string, rows: number): Promise<void
     department_code: 'dep', region_code: 'region', iris_code: 'NULL', longitude: 'lng2', latitude: 'lat2', position_source: `'parcel'`, cell: 'h3_cell(lat2, lng2)', source: `'bench'`,
   };
   await mkdir(join(dataDir, 'fr', 'sales'), { recursive: true });
-  const file = join(dataDir, 'fr', 'sales', 'bench.parquet');
+  // One file per department, each sorted by cell, as fr.dvf publishes (one partition per input file):
+  // a radius query opens only the files whose cell statistics overlap it.
+  const parts = join(dataDir, '..', 'parts');
   await c.run(`COPY (WITH p AS (SELECT g.*, a.*, a.lat + sqrt(-2 * ln(u1)) * sin(2 * pi() * u2) * a.sigma / 111.0 AS lat2,
       a.lng + sqrt(-2 * ln(u1)) * cos(2 * pi() * u2) * a.sigma / (111.0 * cos(radians(a.lat))) AS lng2,
       CASE WHEN u4 < 0.6 THEN 20 + u5 * 80 ELSE 70 + u5 * 110 END AS surface, a.level * (0.75 + 0.5 * u1) AS ppm
       FROM g JOIN slots USING (slot) JOIN areas a USING (idx))
     SELECT ${Object.entries(columns).map(([k, e]) => `CAST(${e} AS ${SALE_COLUMNS[k as keyof typeof SALE_COLUMNS]}) AS ${k}`).join(', ')} FROM p ORDER BY cell)
-    TO '${file}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+    TO '${parts}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192, PARTITION_BY (department_code), WRITE_PARTITION_COLUMNS true)`);
+  for (const dir of await readdir(parts)) {
+    const files = (await readdir(join(parts, dir))).filter((f) => f.endsWith('.parquet'));
+    // Written in cell order by the sorted query; re-sorted here in case a partition got several files.
+    await c.run(`COPY (SELECT * FROM read_parquet([${files.map((f) => `'${join(parts, dir, f)}'`).join(', ')}]) ORDER BY cell)
+      TO '${join(dataDir, 'fr', 'sales', `bench-${dir.split('=')[1]}.parquet`)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+  }
+  await rm(parts, { recursive: true, force: true });
   c.closeSync(); db.closeSync();
 }
 
@@ -109,7 +120,7 @@ async function loadPostgis(dataDir: string, url: string): Promise<{ load_s: numb
   const csv = join(dataDir, '..', 'sales.csv');
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
-  await c.run(`COPY (SELECT id, date, property_type, surface, rooms, price, price_per_m2, parcels, address, longitude, latitude FROM '${join(dataDir, 'fr/sales/bench.parquet')}') TO '${csv}' (HEADER false)`);
+  await c.run(`COPY (SELECT id, date, property_type, surface, rooms, price, price_per_m2, parcels, address, longitude, latitude FROM '${join(dataDir, 'fr/sales/*.parquet')}') TO '${csv}' (HEADER false)`);
   c.closeSync(); db.closeSync();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -155,7 +166,7 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     c.closeSync(); db.closeSync();
     const indicators_s = +((performance.now() - t) / 1000).toFixed(1);
     for (const table of ['sales', 'market_indicators']) {
-      await recordPartition(dataDir, 'fr', { table, partition: table === 'sales' ? 'bench' : 'all', file: `${table}/${table === 'sales' ? 'bench' : 'all'}.parquet`, job: 'bench', sources: [], rows: sales, rejects: 0, rejects_file: null, imported_at: new Date().toISOString(), schema_version: 1, sha256: '' });
+      await recordPartition(dataDir, 'fr', { table, partition: 'all', file: `${table}/*.parquet`, job: 'bench', sources: [], rows: sales, rejects: 0, rejects_file: null, imported_at: new Date().toISOString(), schema_version: 1, sha256: '' });
     }
     const sql = await openPglite('memory');
     await migrate(sql);
@@ -219,9 +230,11 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     const result = Object.fromEntries(names.map((n) => [n, summary(lat[n]!, busy[n]! / 1000)]));
     if (client) { await client.query('DROP TABLE bench_sales'); await client.end(); }
     await app.close(); warehouse.close(); await sql.close();
-    const size = (await stat(join(dataDir, 'fr/sales/bench.parquet'))).size;
+    let size = 0;
+    const salesFiles = (await readdir(join(dataDir, 'fr/sales'))).filter((f) => f.endsWith('.parquet'));
+    for (const f of salesFiles) size += (await stat(join(dataDir, 'fr/sales', f))).size;
     return {
-      sales, parquet_mb: Math.round(size / 1e6), radius_m: radius, generate_s, indicators_s,
+      sales, sales_files: salesFiles.length, parquet_mb: Math.round(size / 1e6), radius_m: radius, generate_s, indicators_s,
       queries: points.length, mean_sales_in_radius: Math.round(found / points.length), ...result, postgis_load: postgisLoad,
       // PostGIS measures on the spheroid, the service on a sphere: counts differ at the rim.
       count_difference_share: client ? +(diff / Math.max(1, found)).toFixed(4) : null,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrMarketResponse, FrSalesResponse } from '../../../../api/location/market/routes.ts';
-import { radiusRanges } from '../../../../api/location/market/sales-nearby.ts';
+import { radiusRanges, rangeClusters } from '../../../../api/location/market/sales-nearby.ts';
 import { CatalogFieldsResponse, ReportResponse } from '../../../../api/location/routes.ts';
 import { ingestDvf } from '../../../../ingest/fr/dvf.ts';
 import { DVF_GEO_HEADER } from '../../../../ingest/fr/dvf-lines.ts';
@@ -174,6 +174,8 @@ describe('radius candidates', () => {
         expect(haversine(lat, lng, (p2 * 180) / Math.PI, l2)).toBeLessThan(radius);
         const cell = pointCell((p2 * 180) / Math.PI, l2);
         expect(ranges.some(([lo, hi]) => cell >= lo && cell <= hi), `${radius} m, bearing ${b}`).toBe(true);
+        // The clusters scanned hold every range.
+        expect(rangeClusters(ranges).some((c) => cell >= c.lo && cell <= c.hi)).toBe(true);
       }
     }
   });
