@@ -21,6 +21,7 @@ import { createCredentialRepository } from '../api/listing/credentials.ts';
 import { createListingStore } from '../api/listing/store/index.ts';
 import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { locate } from '../api/location/locate.ts';
+import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -138,7 +139,8 @@ async function benchMemory(sizes: number[]) {
   return { runs: out, ratio_largest_to_smallest: +(out.at(-1)!.peak_rss_mb / out[0]!.peak_rss_mb).toFixed(2) };
 }
 
-// npm run bench -- [all|ingest|lookups|memory] [--rows N] [--rounds N] [--queries N]
+// npm run bench -- [all|ingest|lookups|memory|dvf] [--rows N] [--rounds N] [--queries N]
+// dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
 const what = args.find((a) => !a.startsWith('--')) ?? 'all';
 const opt = (name: string, def: number) => { const i = args.indexOf(`--${name}`); return i >= 0 ? Number(args[i + 1]) : def; };
@@ -146,4 +148,10 @@ const results: Record<string, unknown> = {};
 if (what === 'all' || what === 'ingest') results.ingest = await benchIngest(opt('rows', 1_000_000), opt('rounds', 5));
 if (what === 'all' || what === 'lookups') results.lookups = await benchLookups(150_000, opt('queries', 10_000));
 if (what === 'all' || what === 'memory') results.memory = await benchMemory([250_000, 1_000_000, 2_000_000]);
+if (what === 'all' || what === 'dvf') {
+  const i = args.indexOf('--postgis');
+  const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  if (opt('lines', 1_000_000) > 0) results.dvf_ingest = await benchDvfIngest(opt('lines', 1_000_000));
+  results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
+}
 console.log(JSON.stringify(results, null, 2));

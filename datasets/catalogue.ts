@@ -2,6 +2,7 @@ import type { Country } from '../schemas/common.ts';
 import { adminExpressSource } from './fr/admin-express/source.ts';
 import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
+import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
@@ -11,7 +12,7 @@ export type { Source } from './source.ts';
 
 /** Every source the platform knows, by id. */
 export const SOURCES: readonly Source[] = [
-  banSource, adminExpressSource, contoursIrisSource,
+  banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource,
 ];

@@ -6,11 +6,13 @@ import { ZoneLevel } from '../schemas/zone.ts';
 import { banSource } from '../datasets/fr/ban/source.ts';
 import { adminExpressSource } from '../datasets/fr/admin-express/source.ts';
 import { contoursIrisSource } from '../datasets/fr/contours-iris/source.ts';
+import { dvfRawSource, dvfSource } from '../datasets/fr/dvf/source.ts';
 import type { Source } from '../datasets/source.ts';
 import type { JobContext, PartitionSummary } from './core/job.ts';
 import { download } from './core/download.ts';
 import { ingestBanFile } from './fr/ban.ts';
 import { ingestFrZones } from './fr/zones.ts';
+import { dvfFiles, ingestDvf } from './fr/dvf.ts';
 import { ingestGenericZones } from './generic/zones.ts';
 import { ingestGenericAddresses } from './generic/addresses.ts';
 import { bestSource } from '../datasets/be/best/source.ts';
@@ -179,6 +181,28 @@ export const JOBS: Job[] = [
     samples: [['--input', join(REPO_ROOT, 'datasets/be/best')]],
   },
   {
+    id: 'fr.dvf',
+    summary: "Property sales (DVF): Etalab's geolocated <year>/departements/<dep>.csv and the DGFiP's ValeursFoncieres text files -> fr/sales, fr/market_indicators",
+    sources: [dvfSource, dvfRawSource],
+    usage: 'fr.dvf --input <file | folder of DVF files> | --download --part <year>/<department> [--url <mirror of the csv folder>]',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, download: { type: 'boolean' }, part: { type: 'string' }, url: { type: 'string' } });
+      if (o.download) {
+        const m = /^(\d{4})\/(\d{2}|2[AB]|97[1-5])$/.exec(o.part ?? '');
+        if (!m) throw new UsageError('--download needs --part <year>/<department>, e.g. --part 2024/33 (Alsace-Moselle and Mayotte are not published)');
+        const url = (o.url ? `${o.url.replace(/\/$/, '')}/{year}/departements/{department}.csv.gz` : dvfSource.download_url!).replace('{year}', m[1]!).replace('{department}', m[2]!);
+        ctx.log(`downloading ${url}`);
+        const d = await download(url, join(ctx.dataDir, 'downloads', 'fr', 'dvf', m[1]!, 'departements'));
+        return ingestDvf(ctx, [{ path: d.path, sha256: d.sha256, downloadedFrom: d.url, publishedAt: d.publishedAt }]);
+      }
+      const input = requireInput(o.input);
+      const files = statSync(input).isDirectory() ? dvfFiles(input) : [input];
+      if (files.length === 0) throw new UsageError(`no DVF file (.csv, .txt) in ${input}`);
+      return ingestDvf(ctx, files.map((path) => ({ path })));
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/fr/dvf')]],
+  },
+  {
     id: 'zones',
     summary: 'Boundary file of any producer (GeoJSON or Shapefile, any CRS) as one zone level -> <country>/zones, <country>/zone_cells',
     sources: [],
@@ -236,9 +260,9 @@ export function jobById(id: string): Job | undefined {
   return JOBS.find((j) => j.id === id);
 }
 
-/** Runs every job on the committed samples (zones first, so addresses can be checked against them). */
+/** Runs every job on the committed samples (zones first: addresses are checked against them, sales get their IRIS). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
+  const order = ['fr.zones', 'fr.ban', 'fr.dvf', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;

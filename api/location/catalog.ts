@@ -4,8 +4,9 @@ import { DOMAINS, type Domain } from '../../schemas/domain.ts';
 import { labelOf } from '../../schemas/common.ts';
 import type { Manifest } from '../../schemas/tables/manifest.ts';
 import { sourceById } from '../../datasets/catalogue.ts';
+import { MARKET_FIELDS } from './market/fields.ts';
 
-interface FieldDef {
+export interface FieldDef {
   id: string;
   domain: string;
   label: Record<Locale, string>;
@@ -15,6 +16,8 @@ interface FieldDef {
   sources: string[];
   table: string | null;
   countries: Country[];
+  /** Territories covered when the source does not cover the whole country (coverage partial). */
+  territories?: string[];
 }
 
 /** Fields served by the location domain (spec 2.6) and what backs them. */
@@ -57,16 +60,18 @@ const FIELDS: FieldDef[] = [...FR_FIELDS, ...BE_FIELDS, ...CA_FIELDS];
 
 /** BeST is published per region: the regions whose file is ingested. */
 const BEST_REGIONS: Record<string, string> = { 'best.bebru': 'Brussels-Capital Region', 'best.bevlg': 'Flemish Region', 'best.bewal': 'Walloon Region' };
+const ALL_FIELDS: FieldDef[] = [...FIELDS, ...MARKET_FIELDS];
 
 /** /catalog/fields: each field with its definition and whether its sources are ingested here. */
 export function catalogFields(country: Country, locale: Locale, manifest: Manifest): CatalogField[] {
-  return FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
+  return ALL_FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
     const parts = manifest.partitions.filter((p) => f.table !== null && p.table === f.table && p.sources.some((s) => f.sources.includes(s.id) || s.id.startsWith(`${country}.zones.`)));
     const sources = f.sources.map((id) => sourceById(id)).filter((s) => s !== undefined);
     const frequency = sources[0]?.update_frequency ?? 'irregular';
     const updated = parts.map((p) => p.imported_at).sort().at(-1) ?? null;
-    let status: CatalogField['coverage']['status'] = f.table === null || parts.length > 0 ? 'available' : 'not_ingested';
-    let territories: string[] | null = null;
+    const ingested = f.table === null || parts.length > 0;
+    let status: CatalogField['coverage']['status'] = !ingested ? 'not_ingested' : f.territories ? 'partial' : 'available';
+    let territories: string[] | null = ingested ? f.territories ?? null : null;
     if (f.sources.includes('be.best') && parts.length > 0) {
       territories = [...new Set(parts.map((p) => BEST_REGIONS[p.partition]).filter((r): r is string => !!r))].sort();
       if (territories.length < 3) status = 'partial';

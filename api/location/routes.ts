@@ -13,6 +13,9 @@ import { catalogDomains, catalogFields } from './catalog.ts';
 import { locate, type LocateDeps } from './locate.ts';
 import { localeOf, placeInput, placeShape, PlaceQuery } from './params.ts';
 import { notIngestedDomain, parseInclude, refusedWarnings, reportShape } from './report.ts';
+import { FrMarket } from '../../schemas/market.ts';
+import { frMarket, parcelIdOf, SALES_RADIUS_M } from './market/fr-market.ts';
+import { frMarketRoutes } from './market/routes.ts';
 
 export interface LocationRouteDeps extends LocateDeps { manifests: Manifests; clock: Clock }
 
@@ -27,7 +30,7 @@ export const COUNTRY_DOMAINS: Record<Country, Domain[]> = {
 const PendingDomain = z.object({ status: DomainStatus, missing: Missing });
 
 export const LocationResponse = envelopeSchema(z.object({ location: Location }));
-export const ReportResponse = envelopeSchema(z.object({ location: Location }).catchall(PendingDomain));
+export const ReportResponse = envelopeSchema(z.object({ location: Location, market: z.union([FrMarket, PendingDomain]).optional() }).catchall(PendingDomain));
 export const CatalogFieldsResponse = envelopeSchema(CatalogFields);
 export const CatalogDomainsResponse = envelopeSchema(CatalogDomains);
 
@@ -37,6 +40,7 @@ const LOCATION_ERRORS = ['invalid_parameter', 'ambiguous_location', 'unauthorize
 export function countryLocationRoutes(country: Country, deps: LocationRouteDeps): AnyRoute[] {
   const base = `/api/v1/${country}`;
   return [
+    ...(country === 'fr' ? frMarketRoutes(deps) : []),
     {
       method: 'GET', url: `${base}/location`, tags: [country], summary: 'Location of a position or an address',
       description: 'data.location: address, position and precision, zones of every level (spec 2.6).',
@@ -59,9 +63,19 @@ export function countryLocationRoutes(country: Country, deps: LocationRouteDeps)
         const { location, warnings } = await locate(deps, country, placeInput(query), locale);
         warnings.push(...refusedWarnings(inclusion.refused));
         const data: Record<string, unknown> = { location };
-        const computed = 1;
+        let computed = 1;
         for (const d of inclusion.domains) {
           if (d === 'location') continue;
+          if (d === 'market' && country === 'fr') {
+            const { market, warnings: w } = await frMarket(deps, {
+              lat: location.latitude, lng: location.longitude, zones: location.zones, parcelId: parcelIdOf(location.parcel),
+              radius: query.radius ?? SALES_RADIUS_M, propertyType: query.property_type, locale,
+            });
+            data.market = market;
+            warnings.push(...w);
+            if (market.status !== 'unavailable') computed++;
+            continue;
+          }
           if (!COUNTRY_DOMAINS[country].includes(d)) {
             data[d] = { status: 'not_covered', missing: {} };
             warnings.push({ domain: d, code: 'not_covered', message: `domain ${d} has no published data in this country` });

@@ -23,7 +23,13 @@ export interface TableTarget {
 }
 
 export interface WrittenTable { path: string; relativePath: string; rows: number; sha256: string }
-export interface PreparedTable { written: WrittenTable; commit(): Promise<WrittenTable>; discard(): Promise<void> }
+export interface PreparedTable {
+  written: WrittenTable;
+  /** Where the file waits until `commit` (a job may read it before publishing, e.g. to aggregate it). */
+  pendingPath: string;
+  commit(): Promise<WrittenTable>;
+  discard(): Promise<void>;
+}
 
 export function partitionPath(dataDir: string, country: string, table: string, partition: string): string {
   return join(dataDir, country, table, `${partition}.parquet`);
@@ -148,6 +154,7 @@ export async function writeSortedParquet(
   };
   return {
     written,
+    pendingPath: tmpPath,
     commit: async () => { await rename(tmpPath, finalPath); return written; },
     discard: async () => { await rm(tmpPath, { force: true }); },
   };

@@ -16,10 +16,13 @@ describe('GET /api/v1/fr/report', () => {
     expect(res.statusCode).toBe(200);
     const body = ReportResponse.parse(res.json());
     expect(body.data.location.zones.locality?.code).toBe('75056');
-    for (const d of ['building', 'property', 'risks', 'market', 'places', 'access', 'residents', 'urbanism']) {
+    for (const d of ['building', 'property', 'risks', 'places', 'access', 'residents', 'urbanism']) {
       expect(body.data[d]).toEqual({ status: 'unavailable', missing: {} });
       expect(body.meta.warnings.some((w) => w.domain === d && w.code === 'data_unavailable')).toBe(true);
     }
+    // The market domain has its shape: every field null, each with its reason (no sales ingested in this fixture).
+    expect(body.data.market).toMatchObject({ status: 'unavailable', sales_nearby: null, price_trend: null, missing: { sales_nearby: 'unavailable', price_trend: 'unavailable' } });
+    expect(body.meta.warnings.some((w) => w.domain === 'market' && w.code === 'data_unavailable')).toBe(true);
   });
 
   it('computes only the included domains, location always', async () => {

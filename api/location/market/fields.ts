@@ -1,0 +1,36 @@
+import { RELIABILITY_THRESHOLDS as T } from '../../../schemas/tables/market-indicators.ts';
+import type { FieldDef } from '../catalog.ts';
+
+const DVF = ['fr.dvf', 'fr.dvf-dgfip'];
+/** DVF is published everywhere in France except these departments (spec 1). */
+export const NOT_COVERED_DEPARTMENTS = ['57', '67', '68', '976'];
+const TERRITORIES = ['metropolitan France except Alsace-Moselle (57, 67, 68)', 'overseas departments except Mayotte (976)'];
+
+const reliability = {
+  fr: `Fiabilité selon le nombre de ventes: high à partir de ${T.high}, medium à partir de ${T.medium}, low à partir de ${T.low}; en dessous, aucune valeur (insufficient_sample). La zone servie est la plus fine dont la valeur est medium ou high (rayon, IRIS, arrondissement, commune, département, région), sinon la plus fine publiée.`,
+  en: `Reliability from the number of sales: high from ${T.high}, medium from ${T.medium}, low from ${T.low}; below, no value (insufficient_sample). The zone served is the finest whose value is medium or high (radius, IRIS, arrondissement, commune, department, region), else the finest published one.`,
+};
+
+/** Fields of the France market domain (spec 2.9) and what backs them. */
+export const MARKET_FIELDS: FieldDef[] = [
+  { id: 'market.sales_nearby.count', domain: 'market', label: { fr: 'Ventes autour', en: 'Sales around' }, unit: 'count', sources: DVF, table: 'sales', countries: ['fr'], territories: TERRITORIES,
+    definition: { fr: "Nombre de ventes (mutations DVF, une par acte quel que soit le nombre de lignes publiées) dans le rayon, sur toutes les années tenues; property_type restreint au type.", en: 'Number of sales (DVF mutations, one per deed whatever the number of published lines) within the radius, over all years held; property_type restricts to the type.' } },
+  { id: 'market.sales_nearby.median_price_per_m2', domain: 'market', label: { fr: 'Prix médian au m²', en: 'Median price per m²' }, unit: 'EUR/m2', sources: DVF, table: 'market_indicators', countries: ['fr'], territories: TERRITORIES,
+    definition: { fr: `Médiane du prix au m² des ventes de marché (Vente, VEFA) d'un seul logement sur 24 mois jusqu'à la dernière vente publiée: valeur foncière divisée par la surface réelle bâtie du logement, dépendances exclues; les ventes de plusieurs logements, de terrains ou de locaux ne comptent pas. range: premier et troisième quartiles. ${reliability.fr}`, en: `Median price per m² of market sales (Vente, VEFA) of one dwelling over the 24 months up to the latest published sale: sale value divided by the dwelling's built surface, outbuildings excluded; sales of several dwellings, of land or of premises do not count. range: first and third quartiles. ${reliability.en}` } },
+  { id: 'market.sales_nearby.items', domain: 'market', label: { fr: 'Ventes les plus proches', en: 'Nearest sales' }, unit: null, sources: DVF, table: 'sales', countries: ['fr'], territories: TERRITORIES,
+    definition: { fr: "Ventes dans le rayon, de la plus proche à la plus lointaine (centre de la parcelle publié par Etalab); same_parcel: la vente inclut la parcelle de l'adresse. Liste complète paginée: /market/sales.", en: "Sales within the radius, nearest first (centre of the parcel published by Etalab); same_parcel: the sale includes the parcel of the address. Full paginated list: /market/sales." } },
+  { id: 'market.price_trend', domain: 'market', label: { fr: 'Évolution des prix', en: 'Price trend' }, unit: 'EUR/m2', sources: DVF, table: 'market_indicators', countries: ['fr'], territories: TERRITORIES,
+    definition: { fr: `Médiane annuelle du prix au m² (mêmes ventes que la médiane) de la zone la plus fine fiable ayant au moins deux années publiées; changes: évolution en % de la dernière année sur un an, sur cinq ans et depuis la première année publiée. La dernière année peut être partielle (period.end). ${reliability.fr}`, en: `Yearly median price per m² (same sales as the median) of the finest reliable zone with at least two published years; changes: percent change of the last year over one year, five years and since the first published year. The last year may be partial (period.end). ${reliability.en}` } },
+  { id: 'market.rent_estimate', domain: 'market', label: { fr: 'Loyer estimé', en: 'Rent estimate' }, unit: 'EUR/month', sources: [], table: 'rents', countries: ['fr'],
+    definition: { fr: 'Loyer mensuel estimé et loyer au m²: source non encore intégrée.', en: 'Estimated monthly rent and rent per m²: source not ingested yet.' } },
+  { id: 'market.gross_yield', domain: 'market', label: { fr: 'Rendement brut', en: 'Gross yield' }, unit: '%', sources: [], table: 'rents', countries: ['fr'],
+    definition: { fr: 'Loyer annuel rapporté au prix: attend le loyer estimé.', en: 'Yearly rent over price: waits for the rent estimate.' } },
+  { id: 'market.regulation', domain: 'market', label: { fr: 'Réglementation', en: 'Regulation' }, unit: null, sources: [], table: 'housing_regulation', countries: ['fr'],
+    definition: { fr: 'Zone tendue, encadrement des loyers, zone ABC: source non encore intégrée.', en: 'Tense zone, rent control, ABC zone: source not ingested yet.' } },
+  { id: 'market.permits_nearby', domain: 'market', label: { fr: "Autorisations d'urbanisme autour", en: 'Planning permits around' }, unit: 'count', sources: [], table: 'permits', countries: ['fr'],
+    definition: { fr: "Permis autour du point (Sitadel): source non encore intégrée.", en: 'Permits around the point (Sitadel): source not ingested yet.' } },
+];
+
+export function definitionOf(id: string, locale: 'fr' | 'en'): string {
+  return MARKET_FIELDS.find((f) => f.id === id)!.definition[locale];
+}

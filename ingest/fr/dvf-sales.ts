@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { SALE_COLUMNS } from '../../schemas/tables/sales.ts';
+
+/** Department -> region (INSEE codes), from the official list shipped by @etalab/decoupage-administratif. */
+function departmentRegions(): [string, string][] {
+  const path = createRequire(import.meta.url).resolve('@etalab/decoupage-administratif/data/departements.json');
+  return (JSON.parse(readFileSync(path, 'utf8')) as { code: string; region: string }[]).map((d) => [d.code, d.region]);
+}
+
+/** Cities divided into municipal arrondissements: arrondissement code pattern -> commune code. */
+const ARRONDISSEMENT_SQL = `CASE WHEN regexp_full_match(code_commune, '751(0[1-9]|1\\d|20)') THEN '75056'
+  WHEN regexp_full_match(code_commune, '6938[1-9]') THEN '69123' WHEN regexp_full_match(code_commune, '132(0[1-9]|1[0-6])') THEN '13055' END`;
+
+const POSITION_ORDER = `line + CASE WHEN position_source = 'address' THEN 1000000000000 ELSE 0 END`;
+
+/** Market sales: what the price indicators read (an exchange or a compulsory purchase is not a price of the market). */
+export const MARKET_NATURES = ['Vente', "Vente en l'état futur d'achèvement"];
+
+/**
+ * Places the lines published without coordinates (every line of the DGFiP files, some of Etalab's)
+ * at their address when the published BAN addresses know it: same commune or arrondissement,
+ * number and street key (street_key expands the DGFiP's abbreviations: BD, AV, RTE...).
+ */
+export function placeAtAddressesSql(lines: string, addressFiles: string): string {
+  return `UPDATE ${lines} SET lng = a.lng, lat = a.lat, position_source = 'address'
+    FROM (SELECT locality_code, number, street_key, arg_min(longitude, rep IS NOT NULL) AS lng, arg_min(latitude, rep IS NOT NULL) AS lat
+          FROM read_parquet(${addressFiles}, union_by_name = true) WHERE number IS NOT NULL GROUP BY ALL) a
+    WHERE ${lines}.lng IS NULL AND a.locality_code = ${lines}.code_commune AND a.number = TRY_CAST(${lines}.number AS INTEGER)
+      AND ${lines}.street IS NOT NULL AND a.street_key = street_key(${lines}.street)`;
+}
+
+/**
+ * One row per mutation from a relation of typed lines (GEO_LINE_SELECT / RAW_LINE_SELECT).
+ * The published files repeat a local once per land line of its parcel, and land once per local:
+ * each local (parcel, volume, lots, type, surface, rooms) and each land line (parcel, culture,
+ * surface) is counted once. Dwellings are houses and apartments; outbuildings add no surface.
+ * A deed whose dispositions carry different values is worth their sum; one value repeated on
+ * every line is the value of the deed.
+ */
+export function salesSelect(lines: string, source: string): string {
+  const regions = departmentRegions().map(([d, r]) => `('${d}', '${r}')`).join(', ');
+  const natures = MARKET_NATURES.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ');
+  const columns: Record<keyof typeof SALE_COLUMNS, string> = {
+    id: 'm.id_mutation', date: 'm.date', nature: 'm.nature', market_sale: `m.nature IN (${natures})`, price: 'v.price',
+    property_type: `CASE WHEN coalesce(k.dwellings, 0) > 0 AND coalesce(k.premises, 0) = 0 AND k.houses = k.dwellings THEN 'house'
+      WHEN coalesce(k.dwellings, 0) > 0 AND coalesce(k.premises, 0) = 0 AND k.apartments = k.dwellings THEN 'apartment' ELSE 'other' END`,
+    dwellings: 'coalesce(k.dwellings, 0)', surface: 'k.surface', rooms: 'k.rooms',
+    price_per_m2: `CASE WHEN m.nature IN (${natures}) AND k.dwellings = 1 AND coalesce(k.premises, 0) = 0 AND k.surface > 0 AND v.price > 0 THEN v.price / k.surface END`,
+    land_surface: 't.land_surface', outbuildings: 'coalesce(k.outbuildings, 0)', parcels: 'm.parcels', lots: 'lt.lots', address: 'm.address',
+    commune_code: `coalesce(${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')}, m.code_commune)`,
+    arrondissement_code: `CASE WHEN ${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')} IS NOT NULL THEN m.code_commune END`,
+    department_code: 'm.code_departement', region_code: 'r.region', iris_code: 'iris_code(m.lat, m.lng)',
+    longitude: 'm.lng', latitude: 'm.lat', position_source: 'm.position_source', cell: 'h3_cell(m.lat, m.lng)', source: `'${source}'`,
+  };
+  return `WITH l AS (SELECT * FROM ${lines}),
+    locals AS (SELECT DISTINCT id_mutation, parcel, volume, lots, local_type, built_surface, rooms FROM l WHERE local_type IS NOT NULL),
+    k AS (SELECT id_mutation,
+      count(*) FILTER (WHERE local_type IN ('1', '2'))::INTEGER AS dwellings, count(*) FILTER (WHERE local_type = '1')::INTEGER AS houses,
+      count(*) FILTER (WHERE local_type = '2')::INTEGER AS apartments, count(*) FILTER (WHERE local_type = '3')::INTEGER AS outbuildings,
+      count(*) FILTER (WHERE local_type = '4')::INTEGER AS premises,
+      sum(built_surface) FILTER (WHERE local_type IN ('1', '2')) AS surface, sum(rooms) FILTER (WHERE local_type IN ('1', '2'))::INTEGER AS rooms
+      FROM locals GROUP BY id_mutation),
+    t AS (SELECT id_mutation, sum(land_surface) AS land_surface FROM (SELECT DISTINCT id_mutation, parcel, culture, special_culture, land_surface FROM l WHERE land_surface IS NOT NULL) GROUP BY id_mutation),
+    d AS (SELECT id_mutation, disposition, max(value) AS value FROM l GROUP BY id_mutation, disposition),
+    v AS (SELECT id_mutation, CASE WHEN count(DISTINCT value) <= 1 THEN max(value) ELSE sum(value) END AS price FROM d GROUP BY id_mutation),
+    lt AS (SELECT id_mutation, string_agg(DISTINCT lot, '|' ORDER BY lot) AS lots FROM (SELECT id_mutation, unnest(lots) AS lot FROM l) GROUP BY id_mutation),
+    m AS (SELECT id_mutation, min(date) AS date, arg_min(nature, line) AS nature, string_agg(DISTINCT parcel, '|' ORDER BY parcel) AS parcels,
+      arg_min(nullif(concat_ws(' ', nullif(concat_ws(' ', number, suffix), ''), street, postcode, commune_name), ''), line) AS address,
+      arg_min(code_commune, line) AS code_commune, arg_min(code_departement, line) AS code_departement,
+      -- The first parcel centre published, else the first address found in the BAN.
+      arg_min(lng, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lng, arg_min(lat, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lat,
+      arg_min(position_source, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS position_source
+      FROM l GROUP BY id_mutation),
+    r AS (SELECT * FROM (VALUES ${regions}) AS r(department, region))
+    SELECT ${Object.entries(columns).map(([k, e]) => `CAST(${e} AS ${SALE_COLUMNS[k as keyof typeof SALE_COLUMNS]}) AS ${k}`).join(',\n      ')}
+    FROM m JOIN v USING (id_mutation) LEFT JOIN k USING (id_mutation) LEFT JOIN t USING (id_mutation) LEFT JOIN lt USING (id_mutation)
+    LEFT JOIN r ON r.department = m.code_departement`;
+}

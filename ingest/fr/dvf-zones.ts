@@ -1,0 +1,53 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { booleanPointInPolygon } from '@turf/turf';
+import { DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { cellAndAncestors } from '../../schemas/tables/cells.ts';
+import { ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
+
+type Out = { setItem(i: number, v: unknown): void; flush(): void };
+
+/**
+ * The IRIS of a position, from the zone cover already published (fr.zones): interior cells answer
+ * at once, border cells by an exact point-in-polygon test, as the location routes do. Without a
+ * published IRIS cover every sale gets null, and the finer levels simply have no indicator.
+ */
+export async function registerIrisFunction(c: DuckDBConnection, dataDir: string): Promise<number> {
+  const cells = new Map<bigint, { code: string; interior: boolean }[]>();
+  const outlines = new Map<string, Polygon | MultiPolygon>();
+  const dir = (t: string) => join(dataDir, 'fr', t);
+  const has = (t: string) => existsSync(dir(t)) && readdirSync(dir(t)).some((f) => f.endsWith('.parquet'));
+  if (has('zone_cells') && has('zones')) {
+    const glob = (t: string) => `'${join(dir(t), '*.parquet').replaceAll("'", "''")}'`;
+    const rows = (await c.runAndReadAll(`SELECT cell, code, interior FROM read_parquet(${glob('zone_cells')}, union_by_name = true) WHERE level = 'sublocality_level2'`)).getRowObjectsJS() as { cell: bigint; code: string; interior: boolean }[];
+    for (const r of rows) cells.set(r.cell, [...(cells.get(r.cell) ?? []), { code: r.code, interior: r.interior }]);
+    const zones = (await c.runAndReadAll(`SELECT code, geometry FROM read_parquet(${glob('zones')}, union_by_name = true) WHERE level = 'sublocality_level2'`)).getRowObjectsJS() as { code: string; geometry: string }[];
+    for (const z of zones) outlines.set(z.code, JSON.parse(z.geometry) as Polygon | MultiPolygon);
+  }
+  const irisAt = (lat: number, lng: number): string | null => {
+    const border: string[] = [];
+    for (const key of cellAndAncestors(lat, lng, ZONE_COVER_RES)) {
+      for (const z of cells.get(key) ?? []) {
+        if (z.interior) return z.code;
+        border.push(z.code);
+      }
+    }
+    for (const code of border.sort()) {
+      const g = outlines.get(code);
+      if (g && booleanPointInPolygon([lng, lat], g)) return code;
+    }
+    return null;
+  };
+  c.registerScalarFunction(DuckDBScalarFunction.create({
+    name: 'iris_code', returnType: VARCHAR, parameterTypes: [DOUBLE, DOUBLE],
+    mainFunction: (_info, input, output) => {
+      const lat = input.getColumnValues(0) as (number | null)[];
+      const lng = input.getColumnValues(1) as (number | null)[];
+      const out = output as unknown as Out;
+      for (let i = 0; i < input.rowCount; i++) out.setItem(i, lat[i] == null || lng[i] == null ? null : irisAt(lat[i]!, lng[i]!));
+      out.flush();
+    },
+  }));
+  return outlines.size;
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { type CodeCatalogue, IsoDate, enumOf } from './common.ts';
+import { DomainStatus, Missing } from './domain.ts';
+import { Amount, Measure, Series } from './measure.ts';
+
+/** Property types of a sale (spec 2.9 items[].type) with their labels. */
+export const SALE_TYPES = {
+  apartment: { fr: 'Appartement', en: 'Apartment' },
+  house: { fr: 'Maison', en: 'House' },
+  other: { fr: 'Autre (terrain, local, dépendance, plusieurs logements)', en: 'Other (land, premises, outbuilding, several dwellings)' },
+} as const satisfies CodeCatalogue<string>;
+export const SaleType = enumOf(SALE_TYPES);
+
+/** A sale around the point (spec 2.9 sales_nearby.items[]). */
+export const NearbySale = z.object({
+  date: IsoDate,
+  address: z.string().nullable(),
+  type: SaleType,
+  type_label: z.string(),
+  surface: z.number().nullable().describe('built surface of the dwellings, m2 (outbuildings excluded)'),
+  rooms: z.number().int().nullable(),
+  price: Amount.nullable(),
+  price_per_m2: Amount.nullable().describe('null for a sale of several dwellings, of land or premises, or not a market sale'),
+  distance_m: z.number().int(),
+  same_parcel: z.boolean().describe('the sale includes the parcel of the address'),
+});
+export type NearbySale = z.infer<typeof NearbySale>;
+
+/** France data.market (spec 2.9). */
+export const FrMarket = z.object({
+  status: DomainStatus,
+  sales_nearby: z.object({
+    count: z.number().int().describe('sales within the radius, all years held'),
+    median_price_per_m2: Measure.nullable(),
+    items: z.array(NearbySale).describe('nearest first, abridged in a report'),
+  }).nullable(),
+  price_trend: Series.nullable(),
+  rent_estimate: z.object({ monthly: Amount.nullable(), per_m2: Measure.nullable(), change_1y: z.number().nullable() }).nullable(),
+  gross_yield: Measure.nullable(),
+  regulation: z.object({ tense_zone: z.boolean(), rent_control: z.unknown().nullable(), abc_zone: z.string() }).nullable(),
+  permits_nearby: z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) }).nullable(),
+  missing: Missing,
+});
+export type FrMarket = z.infer<typeof FrMarket>;
+
+/** A page of the full list of sales around the point. */
+export const SalesPage = z.object({
+  sales: z.array(NearbySale),
+  pagination: z.object({ page: z.number().int(), per_page: z.number().int(), total: z.number().int() }),
+});

@@ -1,0 +1,64 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FrMarketResponse } from '../../../../api/location/market/routes.ts';
+import { ReportResponse } from '../../../../api/location/routes.ts';
+import { runSamples } from '../../../../ingest/jobs.ts';
+import { FrMarket } from '../../../../schemas/market.ts';
+import { silentContext } from '../../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../../helpers/app.ts';
+
+// The committed samples as `npm start` ingests them, then the market answered on them.
+let t: TestApp;
+let dataDir: string;
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+
+beforeAll(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-market-samples-')), 'data');
+  await runSamples(silentContext(dataDir));
+  t = await buildTestApp(dataDir);
+});
+afterAll(async () => { await t.close(); });
+
+async function table<T>(sql: string): Promise<T[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
+}
+
+describe('market on the samples', () => {
+  it('serves a yearly price trend with 1y, 5y and since_start changes of the zone it names', async () => {
+    const res = await get('/api/v1/fr/report?lat=45.0136&lng=-0.1291&include=market&property_type=house');
+    expect(res.statusCode, res.body).toBe(200);
+    const market = FrMarket.parse(ReportResponse.parse(res.json()).data.market);
+    const trend = market.price_trend!;
+    expect(trend.unit).toBe('EUR/m2');
+    expect(trend.points.map((p) => p.period.start)).toEqual(['2020-01-01', '2021-01-01', '2022-01-01', '2023-01-01', '2024-01-01', '2025-01-01']);
+    const [row] = await table<{ c1: number; c5: number; cs: number; median: number }>(`SELECT change_1y AS c1, change_5y AS c5, change_since_start AS cs, median
+      FROM '${dataDir}/fr/market_indicators/*.parquet' WHERE level = '${trend.zone!.level}' AND code = '${trend.zone!.code}' AND property_type = 'house' AND period = 'year' AND period_start = DATE '2025-01-01'`);
+    expect(trend.changes).toEqual({ '1y': Math.round(row!.c1 * 10) / 10, '5y': Math.round(row!.c5 * 10) / 10, since_start: Math.round(row!.cs * 10) / 10 });
+    expect(trend.points.at(-1)!.value).toBe(Math.round(row!.median));
+  });
+
+  it('marks the sales of the address parcel, and the report and the market route agree', async () => {
+    // A sale of the sample on a parcel that the BAN sample also gives to an address.
+    const [sale] = await table<{ parcels: string; latitude: number; longitude: number }>(`SELECT s.parcels, a.latitude, a.longitude FROM '${dataDir}/fr/sales/*.parquet' s
+      JOIN '${dataDir}/fr/addresses/*.parquet' a ON a.parcels = s.parcels WHERE s.source = 'fr.dvf' AND s.latitude IS NOT NULL ORDER BY s.id LIMIT 1`);
+    const url = `lat=${sale!.latitude}&lng=${sale!.longitude}`;
+    const market = FrMarketResponse.parse((await get(`/api/v1/fr/market?${url}`)).json()).data.market;
+    expect(market.sales_nearby!.items.some((i) => i.same_parcel)).toBe(true);
+    const report = FrMarket.parse(ReportResponse.parse((await get(`/api/v1/fr/report?${url}&include=market`)).json()).data.market);
+    expect(report).toEqual(market);
+  });
+
+  it('places the DGFiP sales, published without coordinates, at their BAN address (abbreviated street types expanded)', async () => {
+    const rows = await table<{ n: bigint; placed: bigint; at_address: bigint }>(`SELECT count(*) AS n, count(*) FILTER (WHERE s.position_source = 'address') AS placed,
+      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM '${dataDir}/fr/addresses/*.parquet' a WHERE a.longitude = s.longitude AND a.latitude = s.latitude AND a.locality_code IN (s.commune_code, s.arrondissement_code))) AS at_address
+      FROM '${dataDir}/fr/sales/*.parquet' s WHERE s.source = 'fr.dvf-dgfip'`);
+    expect(Number(rows[0]!.n)).toBeGreaterThan(20);
+    expect(rows[0]!.placed).toBe(rows[0]!.n);
+    expect(rows[0]!.at_address).toBe(rows[0]!.n);
+  });
+});

@@ -1,0 +1,229 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dvfFiles, dvfPartition, ingestDvf } from '../../../ingest/fr/dvf.ts';
+import { DVF_GEO_HEADER, DVF_RAW_HEADER, DvfGeoLine, DvfRawLine } from '../../../ingest/fr/dvf-lines.ts';
+import { REPO_ROOT } from '../../../ingest/jobs.ts';
+import { Manifest } from '../../../schemas/tables/manifest.ts';
+import { MarketIndicatorRow } from '../../../schemas/tables/market-indicators.ts';
+import { SaleRow } from '../../../schemas/tables/sales.ts';
+import { silentContext } from '../../helpers/fixture-data.ts';
+
+const SAMPLES = join(REPO_ROOT, 'datasets/fr/dvf');
+const GEO_FILES = join(SAMPLES, 'csv/*/departements/*.csv');
+const REAL = join(REPO_ROOT, '../shared/realdata/fr/dvf/full_2021_33001_abzac.csv');
+
+async function analyst<T>(sql: string): Promise<T[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
+}
+const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
+const plain = <T extends Record<string, unknown>>(r: T) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, num(v)])) as T;
+
+async function ingestSamples() {
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-dvf-')), 'data');
+  const summary = await ingestDvf(silentContext(dataDir), dvfFiles(SAMPLES).map((path) => ({ path })));
+  return { dataDir, summary };
+}
+
+describe('fr.dvf on the committed samples', () => {
+  let dataDir: string;
+  let summary: Awaited<ReturnType<typeof ingestDvf>>;
+  beforeAll(async () => { ({ dataDir, summary } = await ingestSamples()); });
+
+  it('writes one sales row per mutation, both readers into one table, and records every partition in the manifest', async () => {
+    const sales = await analyst<Record<string, unknown>>(`SELECT * EXCLUDE (date), strftime(date, '%Y-%m-%d') AS date FROM '${dataDir}/fr/sales/*.parquet'`);
+    for (const s of sales) SaleRow.parse(s);
+    const [geo] = await analyst<{ n: bigint }>(`SELECT count(DISTINCT id_mutation) AS n FROM read_csv('${GEO_FILES}', all_varchar = true)`);
+    expect(sales.filter((s) => s.source === 'fr.dvf')).toHaveLength(Number(geo!.n));
+    expect(sales.filter((s) => s.source === 'fr.dvf-dgfip').length).toBeGreaterThan(20);
+    expect(new Set(sales.map((s) => s.id)).size).toBe(sales.length);
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
+    expect(manifest.partitions.filter((p) => p.table === 'sales').map((p) => p.partition).sort()).toEqual([
+      '2020-33', '2020-75', '2021-33', '2021-75', '2022-33', '2022-75', '2023-33', '2023-75', '2024-33', '2024-75', 'valeursfoncieres-2025-s1',
+    ]);
+    const indicators = manifest.partitions.find((p) => p.table === 'market_indicators')!;
+    expect(indicators.sources).toHaveLength(11);
+    expect(summary.at(-1)!.table).toBe('market_indicators');
+  });
+
+  it('is sorted by cell, rows without position last', async () => {
+    const rows = await analyst<{ cell: bigint | null }>(`SELECT cell FROM '${dataDir}/fr/sales/2022-75.parquet'`);
+    const cells = rows.map((r) => r.cell);
+    const firstNull = cells.indexOf(null);
+    const positioned = (firstNull < 0 ? cells : cells.slice(0, firstNull)) as bigint[];
+    expect(positioned).toEqual([...positioned].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    if (firstNull >= 0) expect(cells.slice(firstNull).every((c) => c === null)).toBe(true);
+  });
+
+  it('counts a multi-line mutation once, keeps outbuildings out of the surface, and does not price a multi-dwelling deed per m2', async () => {
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/*.parquet' WHERE id IN ('2022-402072', '2023-403072', '2021-401017')`);
+    const byId = new Map(rows.map((r) => [r.id as string, plain(r)]));
+    // Three flats and a shop sold in one deed: 4 lines, one sale, no price per m².
+    expect(byId.get('2022-402072')).toMatchObject({ dwellings: 3, property_type: 'other', surface: 180, price: 2_150_000, price_per_m2: null, lots: '1|3|5|7' });
+    // A parking space alone: a sale with no dwelling.
+    expect(byId.get('2023-403072')).toMatchObject({ dwellings: 0, outbuildings: 1, property_type: 'other', surface: null, price_per_m2: null });
+    // An exchange is not a market sale.
+    expect(byId.get('2021-401017')).toMatchObject({ market_sale: false, price_per_m2: null });
+    // Every house sold with an outbuilding and a garden: its lines are local x land, its surface the house's alone.
+    const [check] = await analyst<{ bad: bigint; n: bigint }>(`
+      WITH l AS (SELECT * FROM read_csv('${GEO_FILES}', all_varchar = true)),
+      h AS (SELECT id_mutation, max(TRY_CAST(surface_reelle_bati AS DOUBLE)) FILTER (WHERE type_local = 'Maison') AS house, count(*) AS lines,
+              bool_or(type_local = 'Dépendance') AS dep FROM l GROUP BY id_mutation HAVING count(DISTINCT id_parcelle) = 1)
+      SELECT count(*) FILTER (WHERE s.surface <> h.house) AS bad, count(*) AS n FROM h JOIN '${dataDir}/fr/sales/*.parquet' s ON s.id = h.id_mutation WHERE h.dep AND h.house IS NOT NULL AND h.lines > 2`);
+    expect(Number(check!.n)).toBeGreaterThan(3);
+    expect(Number(check!.bad)).toBe(0);
+  });
+
+  it('reads the DGFiP text layout: French decimals, commune and parcel rebuilt from their parts, no position', async () => {
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/valeursfoncieres-2025-s1.parquet'`);
+    expect(rows.every((r) => r.cell === null && r.iris_code === null)).toBe(true);
+    const raw = await analyst<Record<string, string>>(`SELECT * FROM read_csv('${SAMPLES}/ValeursFoncieres-2025-S1.txt', delim = '|', all_varchar = true) WHERE "Code departement" = '75' LIMIT 1`);
+    const line = raw[0]!;
+    const parcel = `75${line['Code commune']!.padStart(3, '0')}000${line.Section!.padStart(2, '0')}${line['No plan']!.padStart(4, '0')}`;
+    const sale = plain(rows.find((r) => r.parcels === parcel)!);
+    expect(sale).toMatchObject({ commune_code: '75056', arrondissement_code: `75${line['Code commune']!.padStart(3, '0')}`, department_code: '75', region_code: '11' });
+    expect(sale.price).toBe(Number(line['Valeur fonciere']!.replace(',', '.')));
+    expect(sale.id).toMatch(/^dgfip-2025-[0-9a-f]{16}$/);
+  });
+
+  it('computes medians, quartiles and counts that DuckDB finds independently from the published files', async () => {
+    // Independent reading of the geolocated files: one price per mutation, its one dwelling's surface
+    // (a local counted once whatever the land lines), market natures only.
+    const expected = await analyst<{ code: string; type: string; year: bigint; n: bigint; median: number; q1: number; q3: number }>(`
+      WITH l AS (SELECT * FROM read_csv('${GEO_FILES}', all_varchar = true)),
+      locals AS (SELECT DISTINCT id_mutation, id_parcelle, lot1_numero, type_local, surface_reelle_bati FROM l WHERE type_local IS NOT NULL),
+      m AS (SELECT id_mutation, any_value(date_mutation) AS d, any_value(nature_mutation) AS nature, any_value(CAST(valeur_fonciere AS DOUBLE)) AS price,
+              any_value(code_commune) AS code FROM l GROUP BY id_mutation),
+      dw AS (SELECT id_mutation, count(*) FILTER (WHERE type_local IN ('Maison', 'Appartement')) AS dwellings,
+              count(*) FILTER (WHERE type_local LIKE 'Local%') AS shops, any_value(type_local) FILTER (WHERE type_local IN ('Maison', 'Appartement')) AS t,
+              sum(CAST(surface_reelle_bati AS DOUBLE)) FILTER (WHERE type_local IN ('Maison', 'Appartement')) AS surface FROM locals GROUP BY id_mutation),
+      p AS (SELECT m.code, CASE dw.t WHEN 'Maison' THEN 'house' ELSE 'apartment' END AS type, year(CAST(m.d AS DATE)) AS year, m.price / dw.surface AS ppm
+              FROM m JOIN dw USING (id_mutation) WHERE dw.dwellings = 1 AND dw.shops = 0 AND m.nature IN ('Vente', 'Vente en l''état futur d''achèvement'))
+      SELECT code, type, year, count(*) AS n, median(ppm) AS median, quantile_cont(ppm, 0.25) AS q1, quantile_cont(ppm, 0.75) AS q3
+      FROM p WHERE code IN ('33001', '75103', '75111', '75113') GROUP BY ALL ORDER BY ALL`);
+    expect(expected.length).toBeGreaterThan(12);
+    const table = await analyst<Record<string, unknown>>(`SELECT * EXCLUDE (period_start, period_end), strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end FROM '${dataDir}/fr/market_indicators/all.parquet'`);
+    for (const r of table) MarketIndicatorRow.parse(r);
+    for (const e of expected) {
+      const level = e.code.startsWith('75') ? 'sublocality_level1' : 'locality';
+      const row = table.find((r) => r.level === level && r.code === e.code && r.property_type === e.type && r.period === 'year' && r.period_start === `${e.year}-01-01`);
+      expect(row, `${e.code} ${e.type} ${e.year}`).toBeDefined();
+      expect(row!.sample_size).toBe(Number(e.n));
+      expect(row!.median).toBeCloseTo(e.median, 6);
+      expect(row!.q1).toBeCloseTo(e.q1, 6);
+      expect(row!.q3).toBeCloseTo(e.q3, 6);
+    }
+    // Paris 3e's arrondissement also counts in Paris, in department 75 and in region 11.
+    const paris = table.filter((r) => r.code === '75056' && r.period === 'year' && r.period_start === '2022-01-01' && r.property_type === 'apartment')[0]!;
+    const arr = table.filter((r) => r.level === 'sublocality_level1' && r.period === 'year' && r.period_start === '2022-01-01' && r.property_type === 'apartment');
+    expect(paris.sample_size).toBe(arr.reduce((n, r) => n + (r.sample_size as number), 0));
+  });
+
+  it('serves series with 1y, 5y and since_start changes, and a 24-month window ending with the latest sale', async () => {
+    const rows = await analyst<Record<string, unknown>>(`SELECT period, strftime(period_start, '%Y-%m-%d') AS s, strftime(period_end, '%Y-%m-%d') AS e, median, change_1y, change_5y, change_since_start
+      FROM '${dataDir}/fr/market_indicators/all.parquet' WHERE level = 'locality' AND code = '33001' AND property_type = 'house' ORDER BY period, s`);
+    const window = rows.find((r) => r.period === '24m')!;
+    expect([window.s, window.e]).toEqual(['2023-07-01', '2025-06-30']);
+    const years = rows.filter((r) => r.period === 'year');
+    expect(years.map((r) => r.s)).toEqual(['2020-01-01', '2021-01-01', '2022-01-01', '2023-01-01', '2024-01-01', '2025-01-01']);
+    expect(years.at(-1)!.e).toBe('2025-06-30');
+    const [first, , , , prev, last] = years.map((r) => r.median as number);
+    expect(years.at(-1)!.change_1y).toBeCloseTo(100 * (last! / prev! - 1), 9);
+    expect(years.at(-1)!.change_5y).toBeCloseTo(100 * (last! / first! - 1), 9);
+    expect(years.at(-1)!.change_since_start).toBeCloseTo(100 * (last! / first! - 1), 9);
+    expect(years[0]!.change_1y).toBeNull();
+    expect(years[0]!.change_since_start).toBeNull();
+  });
+});
+
+describe('fr.dvf refused lines', () => {
+  const header = DVF_GEO_HEADER.join(',');
+  const good = (id: string, extra: Partial<Record<(typeof DVF_GEO_HEADER)[number], string>> = {}) => DVF_GEO_HEADER.map((c) => ({
+    id_mutation: id, date_mutation: '2024-03-04', numero_disposition: '000001', nature_mutation: 'Vente', valeur_fonciere: '250000',
+    code_commune: '33001', nom_commune: 'Abzac', code_departement: '33', id_parcelle: '33001000AB0107', code_type_local: '1', type_local: 'Maison',
+    surface_reelle_bati: '100', nombre_pieces_principales: '4', longitude: '-0.13', latitude: '45.01', ...extra,
+  } as Record<string, string>)[c] ?? '').join(',');
+
+  it('writes each refused line with its line number and reason, and leaves out its whole mutation', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-dvf-bad-'));
+    const file = join(root, '33.csv');
+    const lines = [header, ...Array.from({ length: 200 }, (_, i) => good(`2024-${i}`)), good('2024-7', { date_mutation: '2024-02-31' }), 'only,three,fields', good('2024-500', { latitude: '145.2' })];
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const dataDir = join(root, 'data');
+    const [sales] = await ingestDvf({ ...silentContext(dataDir), maxRejectShare: 0.05 }, [{ path: file }]);
+    expect(sales!.rejects).toBe(3);
+    const rejects = (await readFile(sales!.rejectsFile!, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';').slice(0, 2));
+    expect(rejects).toEqual([
+      ['202', 'date_mutation is not a YYYY-MM-DD date'],
+      ['203', expect.stringMatching(/column/i)],
+      ['204', 'latitude is not a latitude'],
+    ]);
+    // 2024-7 had a valid line too: the mutation is left out whole.
+    expect(sales!.rows).toBe(199);
+  });
+
+  it('fails and publishes nothing past the allowed share of refused lines', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-dvf-fail-'));
+    const file = join(root, '33.csv');
+    await writeFile(file, `${[header, good('a'), good('b', { valeur_fonciere: 'abc' })].join('\n')}\n`);
+    const dataDir = join(root, 'data');
+    await expect(ingestDvf(silentContext(dataDir), [{ path: file }])).rejects.toThrow(/rejected/);
+    expect(existsSync(join(dataDir, 'fr/sales/33.parquet'))).toBe(false);
+    expect(existsSync(join(dataDir, 'fr/manifest.json'))).toBe(false);
+  });
+
+  it('refuses a file that is neither layout, naming what is missing', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-dvf-other-'));
+    const file = join(root, 'x.csv');
+    await writeFile(file, 'a,b\n1,2\n');
+    await expect(ingestDvf(silentContext(join(root, 'data')), [{ path: file }])).rejects.toThrow(/not a DVF file: .*missing id_mutation/);
+  });
+
+  it('SQL and zod forms of both line schemas agree line by line', async () => {
+    const geo: Record<string, string>[] = ([
+      {}, { id_mutation: '' }, { date_mutation: '2024-13-01' }, { date_mutation: '04/03/2024' }, { valeur_fonciere: '' }, { valeur_fonciere: '12.5' },
+      { valeur_fonciere: '-3' }, { valeur_fonciere: '1,5' }, { code_commune: '2A004' }, { code_commune: '3301' }, { code_departement: '976' },
+      { id_parcelle: '330010000B2328' }, { id_parcelle: '33001000B2328' }, { code_type_local: '5' }, { surface_reelle_bati: 'x' }, { nombre_pieces_principales: '' },
+      { longitude: '', latitude: '' }, { longitude: '181' }, { latitude: 'abc' }, { numero_disposition: '' }, { surface_terrain: '1e3' },
+    ] as Record<string, string>[]).map((o) => Object.fromEntries(DVF_GEO_HEADER.map((c, i) => [c, o[c] ?? good('x').split(',')[i]!])));
+    const raw: Record<string, string>[] = ([
+      {}, { 'Date mutation': '31/02/2024' }, { 'Date mutation': '2024-01-02' }, { 'Valeur fonciere': '1234,56' }, { 'Valeur fonciere': '1 234,56' },
+      { 'Code commune': '1234' }, { Section: '' }, { 'No plan': '12345' }, { 'Prefixe de section': '' }, { 'Surface terrain': '12,5' }, { 'Code departement': '2B' },
+    ] as Record<string, string>[]).map((o) => Object.fromEntries(DVF_RAW_HEADER.map((c) => [c, o[c] ?? ({ 'No disposition': '000001', 'Date mutation': '04/03/2024', 'Nature mutation': 'Vente', 'Valeur fonciere': '250000,00', 'Code departement': '33', 'Code commune': '1', Section: 'AB', 'No plan': '107' } as Record<string, string>)[c] ?? ''])));
+    for (const [schema, records] of [[DvfGeoLine, geo], [DvfRawLine, raw]] as const) {
+      const cols = Object.keys(records[0]!);
+      const values = records.map((r) => `(${cols.map((c) => (r[c] === '' ? 'NULL' : `'${r[c]!.replaceAll("'", "''")}'`)).join(', ')})`).join(', ');
+      const sql = await analyst<{ ok: boolean }>(`SELECT (${schema.sql}) AS ok FROM (VALUES ${values}) AS t(${cols.map((c) => `"${c}"`).join(', ')})`);
+      const zod = records.map((r) => schema.zod.safeParse(r).success);
+      expect(sql.map((r) => r.ok)).toEqual(zod);
+      expect(zod.filter((z) => !z).length).toBeGreaterThan(3);
+    }
+  });
+
+  it('names partitions after the published file layout', () => {
+    expect(dvfPartition('/d/csv/2024/departements/2A.csv.gz')).toBe('2024-2A');
+    expect(dvfPartition('/d/ValeursFoncieres-2023.txt')).toBe('valeursfoncieres-2023');
+  });
+});
+
+describe.skipIf(!existsSync(REAL))('fr.dvf on the real Abzac extract', () => {
+  it('ingests its 50 mutations: the exchange is not a market sale, lines without coordinates keep their sale', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-dvf-real-'));
+    const dataDir = join(root, 'data');
+    const [sales, indicators] = await ingestDvf(silentContext(dataDir), [{ path: REAL }]);
+    expect(sales).toMatchObject({ rows: 50, rejects: 0 });
+    expect(indicators!.rows).toBeGreaterThan(0);
+    const rows = (await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/*.parquet'`)).map(plain);
+    expect(rows.find((r) => r.id === '2021-532643')).toMatchObject({ nature: 'Echange', market_sale: false });
+    // Two apartments of 35 and 56 m² in one deed, on a parcel without coordinates: kept, not priced per m².
+    expect(rows.find((r) => r.id === '2021-527270')).toMatchObject({ dwellings: 2, price_per_m2: null, parcels: '33001000ZM0047|33001000ZM0048' });
+    expect(rows.find((r) => r.id === '2021-527270')!.cell).not.toBeNull();
+    // A flat with outbuildings on two parcels: 100 m², not 100 + outbuildings.
+    expect(rows.find((r) => r.id === '2021-530714')).toMatchObject({ dwellings: 1, property_type: 'apartment', surface: 100, price_per_m2: 1530, outbuildings: 2 });
+  });
+});
