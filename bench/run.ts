@@ -140,7 +140,7 @@ async function benchMemory(sizes: number[]) {
 }
 
 // npm run bench -- [all|ingest|lookups|memory|dvf] [--rows N] [--rounds N] [--queries N]
-// dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table) [--queries N] [--radius M] [--postgis URL | --no-postgis]
+// dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
 const what = args.find((a) => !a.startsWith('--')) ?? 'all';
 const opt = (name: string, def: number) => { const i = args.indexOf(`--${name}`); return i >= 0 ? Number(args[i + 1]) : def; };
@@ -152,6 +152,6 @@ if (what === 'all' || what === 'dvf') {
   const i = args.indexOf('--postgis');
   const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   if (opt('lines', 1_000_000) > 0) results.dvf_ingest = await benchDvfIngest(opt('lines', 1_000_000));
-  results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
+  if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
 console.log(JSON.stringify(results, null, 2));

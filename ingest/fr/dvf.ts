@@ -98,8 +98,12 @@ async function prepareSales(ctx: JobContext, input: JobInput) {
     // Lines DuckDB could not split (wrong number of fields) are left out of text_lines: the
     // physical line of the others is their rank plus the header plus the broken lines before them.
     const structural = (await c.runAndReadAll('SELECT line::BIGINT AS line, arg_min(error_message, column_idx) AS error_message, any_value(csv_line) AS csv_line FROM csv_rejects GROUP BY line ORDER BY line')).getRowObjectsJS() as { line: bigint; error_message: string; csv_line: string }[];
-    await c.run(`CREATE TABLE broken AS SELECT line::BIGINT AS line, row_number() OVER (ORDER BY line) AS j FROM (SELECT DISTINCT line FROM csv_rejects)`);
-    await c.run(`CREATE TABLE published_lines AS SELECT t.n + 1 + (SELECT count(*) FROM broken b WHERE b.line - b.j - 1 < t.n) AS line, t.* EXCLUDE (n) FROM text_lines t`);
+    if (structural.length === 0) {
+      await c.run('CREATE TABLE published_lines AS SELECT n + 1 AS line, * EXCLUDE (n) FROM text_lines');
+    } else {
+      await c.run(`CREATE TABLE broken AS SELECT line::BIGINT AS line, row_number() OVER (ORDER BY line) AS j FROM (SELECT DISTINCT line FROM csv_rejects)`);
+      await c.run(`CREATE TABLE published_lines AS SELECT t.n + 1 + (SELECT count(*) FROM broken b WHERE b.line - b.j - 1 < t.n) AS line, t.* EXCLUDE (n) FROM text_lines t`);
+    }
     const refused: { line: number; reason: string; raw: unknown }[] = structural.map((r) => ({ line: Number(r.line), reason: r.error_message.split('\n')[0]!.trim(), raw: r.csv_line }));
     const invalid = (await c.runAndReadAll(`SELECT * FROM published_lines WHERE NOT (${layout.schema.sql})`)).getRowObjectsJS() as Record<string, unknown>[];
     for (const r of invalid) {
