@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { fmtDate, runIfEntryPoint, splitList, table, UsageError, withState, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
 import { AccountError, createAccountRepository, type AccountRepository } from './accounts.ts';
 
 export const USAGE = `Usage:
@@ -184,35 +184,13 @@ async function run(repo: AccountRepository, command: string, args: string[], v: 
 }
 
 /** Runs the CLI; returns the exit code (0 ok, 1 not found or conflict, 2 usage or invalid input). */
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  let cmd;
-  try {
-    cmd = parse(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`accounts: ${err.message}`);
-    io.err(USAGE);
-    return 2;
-  }
-  if (cmd.command === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
-  const { command, args, values } = cmd;
-  return withState('accounts', io, async (sql) => {
-    try {
-      return await run(createAccountRepository(sql), command, args, values, io);
-    } catch (err) {
-      if (err instanceof UsageError || (err instanceof AccountError && err.code === 'invalid')) {
-        io.err(`accounts: ${err.message}`);
-        return 2;
-      }
-      if (err instanceof AccountError) {
-        io.err(`accounts: ${err.message}`);
-        return 1;
-      }
-      throw err;
-    }
+export function main(argv: string[], io: CliIO): Promise<number> {
+  return runStateCommand(argv, io, {
+    prog: 'accounts',
+    usage: USAGE,
+    parse,
+    run: (sql, { command, args, values }) => run(createAccountRepository(sql), command, args, values, io),
+    exitCodeOf: (err) => (err instanceof AccountError ? (err.code === 'invalid' ? 2 : 1) : null),
   });
 }
 

@@ -91,3 +91,48 @@ export function runIfEntryPoint(
     },
   );
 }
+
+/** How one operator command reads its arguments, does its work and explains its failures. */
+export interface StateCommand<C extends { command: string }> {
+  prog: string;
+  usage: string;
+  /** Reads argv; throws UsageError. `command: 'help'` prints the usage. */
+  parse(argv: string[]): C;
+  run(sql: Sql, cmd: C): Promise<number>;
+  /** Exit code of a failure the command explains itself (2: the input, 1: the records), null otherwise. */
+  exitCodeOf(err: unknown): 1 | 2 | null;
+  /** An open, migrated state instead of the environment's (tests). */
+  sql?: Sql;
+}
+
+/**
+ * The shape every state command shares: usage errors exit 2 with the usage, `help` prints it,
+ * the work runs on the state (withState), and the failures the command explains are one line
+ * `prog: message` with their exit code; anything else propagates (runIfEntryPoint: exit 1).
+ */
+export async function runStateCommand<C extends { command: string }>(argv: string[], io: CliIO, spec: StateCommand<C>): Promise<number> {
+  let cmd: C;
+  try {
+    cmd = spec.parse(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`${spec.prog}: ${err.message}`);
+    io.err(spec.usage);
+    return 2;
+  }
+  if (cmd.command === 'help') {
+    io.out(spec.usage);
+    return 0;
+  }
+  const work = async (sql: Sql): Promise<number> => {
+    try {
+      return await spec.run(sql, cmd);
+    } catch (err) {
+      const code = err instanceof UsageError ? 2 : spec.exitCodeOf(err);
+      if (code === null) throw err;
+      io.err(`${spec.prog}: ${(err as Error).message}`);
+      return code;
+    }
+  };
+  return spec.sql ? work(spec.sql) : withState(spec.prog, io, work);
+}

@@ -10,7 +10,7 @@
  * The apiKey and apiToken are printed once, at creation; only their hashes are stored.
  */
 import { parseArgs } from 'node:util';
-import { fmtDate, runIfEntryPoint, splitList, table, UsageError, withState, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
 import { createCredentialRepository, CredentialError, type CredentialRepository } from './credentials.ts';
 
 export const USAGE = `Usage:
@@ -93,31 +93,13 @@ async function run(repo: CredentialRepository, command: string, args: string[], 
 }
 
 /** Runs the CLI; returns the exit code (0 ok, 1 not found, 2 usage or invalid input). */
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  let cmd;
-  try {
-    cmd = parse(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`listing: ${err.message}`);
-    io.err(USAGE);
-    return 2;
-  }
-  if (cmd.command === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
-  const { command, args, values } = cmd;
-  return withState('listing', io, async (sql) => {
-    try {
-      return await run(createCredentialRepository(sql), command, args, values, io);
-    } catch (err) {
-      if (err instanceof CredentialError) {
-        io.err(`listing: ${err.message}`);
-        return err.code === 'invalid' ? 2 : 1;
-      }
-      throw err;
-    }
+export function main(argv: string[], io: CliIO): Promise<number> {
+  return runStateCommand(argv, io, {
+    prog: 'listing',
+    usage: USAGE,
+    parse,
+    run: (sql, { command, args, values }) => run(createCredentialRepository(sql), command, args, values, io),
+    exitCodeOf: (err) => (err instanceof CredentialError ? (err.code === 'invalid' ? 2 : 1) : null),
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { systemClock, type Clock } from '../core/clock.ts';
-import { fmtDate, runIfEntryPoint, splitList, table, UsageError, withState, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { activeAuthorizations } from './authorizations.ts';
 import { createCatalog, type AccessLevel } from './catalog.ts';
@@ -317,37 +317,15 @@ async function run(sql: Sql, clock: Clock, command: string, arg: string | undefi
  * Runs the CLI; returns the exit code (0 ok, 1 not found or conflict, 2 usage or invalid input).
  * Tests may pass an open, migrated `sql` instead of the environment's state.
  */
-export async function main(argv: string[], io: CliIO, opts: { clock?: Clock; sql?: Sql } = {}): Promise<number> {
+export function main(argv: string[], io: CliIO, opts: { clock?: Clock; sql?: Sql } = {}): Promise<number> {
   const clock = opts.clock ?? systemClock;
-  let cmd;
-  try {
-    cmd = parse(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`marketplace: ${err.message}`);
-    io.err(USAGE);
-    return 2;
-  }
-  if (cmd.command === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
-  const { command, arg, values } = cmd;
-  const withSql = opts.sql ? (fn: (sql: Sql) => Promise<number>) => fn(opts.sql!) : (fn: (sql: Sql) => Promise<number>) => withState('marketplace', io, fn);
-  return withSql(async (sql) => {
-    try {
-      return await run(sql, clock, command, arg, values, io);
-    } catch (err) {
-      if (err instanceof UsageError || (err instanceof OperatorError && err.code === 'invalid')) {
-        io.err(`marketplace: ${err.message}`);
-        return 2;
-      }
-      if (err instanceof OperatorError) {
-        io.err(`marketplace: ${err.message}`);
-        return 1;
-      }
-      throw err;
-    }
+  return runStateCommand(argv, io, {
+    prog: 'marketplace',
+    usage: USAGE,
+    parse,
+    run: (sql, { command, arg, values }) => run(sql, clock, command, arg, values, io),
+    exitCodeOf: (err) => (err instanceof OperatorError ? (err.code === 'invalid' ? 2 : 1) : null),
+    sql: opts.sql,
   });
 }
 

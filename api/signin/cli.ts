@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CLIENT_TYPES, type ClientType } from '../../schemas/signin.ts';
-import { fmtDate, runIfEntryPoint, table, UsageError, withState, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, table, UsageError, type CliIO } from '../core/cli.ts';
 import { ClientError, createClientRepository, type ClientRepository } from './clients.ts';
 
 export const USAGE = `Usage:
@@ -103,31 +103,13 @@ async function run(repo: ClientRepository, command: string, args: string[], v: V
 }
 
 /** Runs the CLI; returns the exit code (0 ok, 1 not found, 2 usage or invalid input). */
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  let cmd;
-  try {
-    cmd = parse(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`signin: ${err.message}`);
-    io.err(USAGE);
-    return 2;
-  }
-  if (cmd.command === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
-  const { command, args, values } = cmd;
-  return withState('signin', io, async (sql) => {
-    try {
-      return await run(createClientRepository(sql), command, args, values, io);
-    } catch (err) {
-      if (err instanceof ClientError) {
-        io.err(`signin: ${err.message}`);
-        return err.code === 'invalid' ? 2 : 1;
-      }
-      throw err;
-    }
+export function main(argv: string[], io: CliIO): Promise<number> {
+  return runStateCommand(argv, io, {
+    prog: 'signin',
+    usage: USAGE,
+    parse,
+    run: (sql, { command, args, values }) => run(createClientRepository(sql), command, args, values, io),
+    exitCodeOf: (err) => (err instanceof ClientError ? (err.code === 'invalid' ? 2 : 1) : null),
   });
 }
 
