@@ -1,8 +1,9 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobById } from '../../../ingest/jobs.ts';
+import { fromWgs84 } from '../../../ingest/core/reproject.ts';
 import { CatalogDomainsResponse, CatalogFieldsResponse, LocationResponse, ReportResponse } from '../../../api/location/routes.ts';
 import { ZoneChildrenResponse, ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
@@ -25,6 +26,13 @@ beforeAll(async () => {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
+  // A German-speaking commune (Eupen, Walloon Region) in BeST's layout: German names first, French beside.
+  const [x, y] = fromWgs84('EPSG:31370')([6.03640, 50.62830]);
+  const eupen = join(dataDir, '..', 'openaddress-bewal-eupen.csv');
+  const header = (await readFile(join(import.meta.dirname, '../../../datasets/be/best/openaddress-bewal.csv'), 'utf8')).split('\n')[0];
+  await writeFile(eupen, `${header}\n${[x.toFixed(2), y.toFixed(2), '50.6283000', '6.0364000', 1305521, '', '', '14', '63023', 'Eupen', 'Eupen', '',
+    '4700', 'Eupen', '', 'Eupen', 7801233, 'Rathausplatz', "Place de l'Hôtel de Ville", '', 'BE-WAL', 'current'].map((v) => (/[",']/.test(String(v)) ? `"${v}"` : v)).join(',')}\n`);
+  for (const p of await jobById('be.best')!.run(ctx, ['--input', eupen])) expect(p.rejects).toBe(0);
   t = await buildTestApp(dataDir);
 });
 afterAll(async () => { await t?.close(); });
@@ -73,6 +81,13 @@ describe('Belgian location from the samples', () => {
     const haren = await locate(`address=${encodeURIComponent('Verdunstraat 500, 1130 Haren')}`);
     expect(haren.address?.label).toBe('Rue de Verdun 500, 1130 Haren');
     expect(haren.zones.sublocality_level1?.code).toBe('21004R');
+  });
+
+  it.each([['Rathausplatz 14, 4700 Eupen'], ["Place de l'Hôtel de Ville 14, 4700 Eupen"]])('finds an Eupen address by its German or French name: %s', async (q) => {
+    const loc = await locate(`address=${encodeURIComponent(q)}`);
+    expect(loc.precision).toBe('address');
+    expect(loc.latitude).toBeCloseTo(50.6283, 4);
+    expect(loc.address).toMatchObject({ street_number: '14', zipcode: '4700' });
   });
 
   it('tells the two Grand-Place apart by their commune (Bruxelles, Tubize)', async () => {
