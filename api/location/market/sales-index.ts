@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { radiusRanges, type NearbySaleRow, type RadiusStats } from './sales-nearby.ts';
@@ -180,29 +181,40 @@ export async function buildSalesIndex(warehouse: Warehouse, budget = INDEX_BUDGE
   };
 }
 
-const built = new WeakMap<Warehouse, { generation: number; index: SalesIndex | null; ready: Promise<SalesIndex | null> }>();
+type Entry = { generation: number; files: string; index: SalesIndex | null; ready: Promise<SalesIndex | null> };
+const built = new WeakMap<Warehouse, Entry>();
+
+/** The sales files as the index saw them (path, size, modification time): a refresh that left them alone keeps the index. */
+function filesSignature(warehouse: Warehouse): string {
+  if (!warehouse.has('fr', 'sales')) return '';
+  return warehouse.filesWithCells('fr', 'sales', 0n, 2n ** 64n - 1n).sort().map((f) => {
+    try { const s = statSync(f); return `${f}:${s.size}:${s.mtimeMs}`; } catch { return `${f}:gone`; }
+  }).join('|');
+}
 
 /**
- * The index of the warehouse's current generation, building it in the background on first use
- * after each refresh (a new manifest): until it is ready the SQL path answers, with the same
- * answers. The previous generation's index is dropped first, so two never coexist.
+ * The index of the warehouse's current sales files, building it in the background on first use
+ * after a refresh that changed them (a new manifest): until it is ready the SQL path answers,
+ * with the same answers. The previous index is dropped first, so two never coexist.
  */
 export function salesIndexOf(warehouse: Warehouse): SalesIndex | null {
   return current(warehouse).index;
 }
 
-/** Resolves when the current generation's index is built (null: no sales table, or over budget). */
+/** Resolves when the current index is built (null: no sales table, over budget, or the read failed). */
 export function salesIndexReady(warehouse: Warehouse): Promise<SalesIndex | null> {
   return current(warehouse).ready;
 }
 
-function current(warehouse: Warehouse) {
+function current(warehouse: Warehouse): Entry {
   const hit = built.get(warehouse);
   if (hit && hit.generation === warehouse.generation) return hit;
-  const entry: { generation: number; index: SalesIndex | null; ready: Promise<SalesIndex | null> } = { generation: warehouse.generation, index: null, ready: Promise.resolve(null) };
+  const files = filesSignature(warehouse);
+  if (hit && hit.files === files) { hit.generation = warehouse.generation; return hit; }
+  const entry: Entry = { generation: warehouse.generation, files, index: null, ready: Promise.resolve(null) };
   built.set(warehouse, entry);
   entry.ready = buildSalesIndex(warehouse).then(
-    (index) => { if (built.get(warehouse) === entry && warehouse.generation === entry.generation) entry.index = index; return entry.index; },
+    (index) => { if (built.get(warehouse) === entry && filesSignature(warehouse) === files) entry.index = index; return entry.index; },
     // A table rewritten under the read, or a read error: the SQL path keeps answering; the next refresh retries.
     () => null,
   );

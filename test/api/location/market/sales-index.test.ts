@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -157,18 +157,25 @@ describe('in-process sales index (radius queries)', () => {
     expect(index.around(45.76, 4.83, 500, null, WINDOW, { limit: 10, offset: 0 })).toEqual({ stats: [], items: [] });
   });
 
-  it('serves salesAround once built for the warehouse generation, and rebuilds after a refresh', async () => {
+  it('serves salesAround once built, keeps it over a refresh that left the files alone, rebuilds after a rewrite', async () => {
     const built = await salesIndexReady(warehouse);
     expect(built?.size).toBe(N);
     expect(salesIndexOf(warehouse)).toBe(built);
     const a = await salesAround(warehouse, CENTER.lat, CENTER.lng, 500, null, WINDOW, { limit: 10, offset: 0 });
     expect(a).toEqual(built!.around(CENTER.lat, CENTER.lng, 500, null, WINDOW, { limit: 10, offset: 0 }));
     await warehouse.refresh();
-    // A new generation: the SQL path answers until the new index is ready.
+    expect(salesIndexOf(warehouse)).toBe(built);
+    // The file republished without its first sale: a new index, the SQL path answering until it is ready.
+    const next = join(root, 'next.parquet');
+    await c.run(`COPY (SELECT * FROM '${file}' WHERE id <> '2024-1' ORDER BY cell) TO '${next}' (FORMAT parquet)`);
+    await rename(next, file);
+    await warehouse.refresh();
     expect(salesIndexOf(warehouse)).toBeNull();
     const rebuilt = await salesIndexReady(warehouse);
     expect(rebuilt).not.toBe(built);
-    expect(rebuilt?.size).toBe(N);
+    expect(rebuilt?.size).toBe(N - 1);
+    index = rebuilt!;
+    await expectSame(CENTER.lat, CENTER.lng, 800);
   });
 
   it('stays on DuckDB when the table exceeds the memory budget', async () => {
