@@ -15,6 +15,7 @@ import { migrate } from '../api/core/state/migrations.ts';
 import { openPglite } from '../api/core/state/sql.ts';
 import { openWarehouse } from '../api/core/warehouse.ts';
 import { frMarket } from '../api/location/market/fr-market.ts';
+import { salesIndexReady } from '../api/location/market/sales-index.ts';
 import { createResolvedAddresses } from '../api/location/search/resolved.ts';
 import { isInCountry } from '../api/location/coverage/index.ts';
 import { ZONE_LEVEL_ORDER, type Zones } from '../schemas/zone.ts';
@@ -176,10 +177,17 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     const keys = createKeyRepository(sql);
     const { key } = await keys.create({ countries: ['fr'], sandbox: false });
     const manifests = createManifests(dataDir);
+    const appStart = performance.now();
     const app = await buildApp({
       config: loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' }),
       clock: systemClock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(), manifests,
     });
+    // The radius index the app starts building at load: measured once it is ready (until then the SQL path answers).
+    const index = await salesIndexReady(warehouse);
+    const radius_index = index
+      ? { build_s: +((performance.now() - appStart) / 1000).toFixed(1), sales: index.size, mb: Math.round(index.bytes / 1e6), bytes_per_sale: +(index.bytes / index.size).toFixed(1),
+          process_rss_mb: Math.round(process.memoryUsage().rss / 1e6) }
+      : null;
     // Positions where people ask: near a sale (reservoir sample), moved up to about 300 m.
     const rand = rng(11);
     const points = (await warehouse.query<{ latitude: number; longitude: number }>(`SELECT latitude, longitude FROM fr_sales USING SAMPLE ${Math.ceil(queries * 1.2)} ROWS (reservoir, 7)`))
@@ -236,7 +244,7 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     const salesFiles = (await readdir(join(dataDir, 'fr/sales'))).filter((f) => f.endsWith('.parquet'));
     for (const f of salesFiles) size += (await stat(join(dataDir, 'fr/sales', f))).size;
     return {
-      sales, sales_files: salesFiles.length, parquet_mb: Math.round(size / 1e6), radius_m: radius, generate_s, indicators_s,
+      sales, sales_files: salesFiles.length, parquet_mb: Math.round(size / 1e6), radius_m: radius, generate_s, indicators_s, radius_index,
       queries: points.length, mean_sales_in_radius: Math.round(found / points.length), ...result, postgis_load: postgisLoad,
       // PostGIS measures on the spheroid, the service on a sphere: counts differ at the rim.
       count_difference_share: client ? +(diff / Math.max(1, found)).toFixed(4) : null,

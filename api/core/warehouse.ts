@@ -12,6 +12,11 @@ export interface Warehouse {
   /** Runs a read query with bound parameters ($1, $2...); rows as plain objects. */
   query<T = Record<string, unknown>>(sql: string, params?: DuckDBValue[]): Promise<T[]>;
   /**
+   * Streams a read query chunk by chunk (columns of up to 2,048 rows each) to `onChunk`: for
+   * in-process indexes built over a whole table, which must not hold it as row objects.
+   */
+  scan(sql: string, onChunk: (columns: DuckDBValue[][]) => void): Promise<void>;
+  /**
    * The Parquet files of a table holding at least one row group whose `cell` statistics overlap
    * [lo, hi]: a lookup then opens one or two files instead of every partition of the country.
    */
@@ -121,6 +126,15 @@ export async function openWarehouse(dataDir: string): Promise<Warehouse> {
       try {
         const reader = await c.runAndReadAll(sql, params);
         return reader.getRowObjectsJS() as T[];
+      } finally {
+        release(c);
+      }
+    },
+    async scan(sql: string, onChunk: (columns: DuckDBValue[][]) => void) {
+      const c = await acquire();
+      try {
+        const result = await c.stream(sql);
+        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) onChunk(chunk.getColumns());
       } finally {
         release(c);
       }

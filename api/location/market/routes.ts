@@ -8,6 +8,7 @@ import { localeOf, placeInput, placeShape } from '../params.ts';
 import { reportShape } from '../report.ts';
 import type { LocationRouteDeps } from '../routes.ts';
 import { frMarket, notCovered, parcelIdOf, saleItem, SALES_RADIUS_M } from './fr-market.ts';
+import { salesIndexOf } from './sales-index.ts';
 import { salesAround } from './sales-nearby.ts';
 
 export const FrMarketResponse = envelopeSchema(z.object({ market: FrMarket }));
@@ -20,6 +21,8 @@ const ERRORS = ['invalid_parameter', 'ambiguous_location', 'unauthorized', 'coun
 
 /** France market routes, by analogy with Canada's and Belgium's /market and /market/permits (spec 4.3, 4.4). */
 export function frMarketRoutes(deps: LocationRouteDeps): AnyRoute[] {
+  // Starts building the radius index of the loaded sales table now rather than at the first query.
+  salesIndexOf(deps.warehouse);
   return [
     {
       method: 'GET', url: '/api/v1/fr/market', tags: ['fr'], summary: 'Property market at a position or an address',

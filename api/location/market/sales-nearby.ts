@@ -1,6 +1,7 @@
 import { getHexagonEdgeLengthAvg, UNITS } from 'h3-js';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { rangesAround } from '../../../schemas/tables/cells.ts';
+import { salesIndexOf } from './sales-index.ts';
 
 export interface NearbySaleRow {
   id: string; date: string; address: string | null; property_type: 'apartment' | 'house' | 'other'; surface: number | null; rooms: number | null;
@@ -58,10 +59,21 @@ function within(warehouse: Warehouse, lat: number, lng: number, radiusM: number,
 }
 
 /**
- * One scan for both answers: counts per property type (with the median and quartiles of the
- * window's priced sales) and a page of the nearest sales (ties by date, most recent first).
+ * Sales around a point: counts per property type (with the median and quartiles of the window's
+ * priced sales) and a page of the nearest sales (ties by date, most recent first). From the
+ * in-process index (sales-index.ts) once it is built, else from the Parquet files.
  */
 export async function salesAround(
+  warehouse: Warehouse, lat: number, lng: number, radiusM: number, type: string | null,
+  window: { start: string; end: string } | null, page: { limit: number; offset: number },
+): Promise<{ stats: RadiusStats[]; items: NearbySaleRow[] }> {
+  const index = salesIndexOf(warehouse);
+  if (index) return index.around(lat, lng, radiusM, type, window, page);
+  return salesAroundSql(warehouse, lat, lng, radiusM, type, window, page);
+}
+
+/** The same answer by one DuckDB scan of the Parquet files: before the index is built, and as its reference in tests. */
+export async function salesAroundSql(
   warehouse: Warehouse, lat: number, lng: number, radiusM: number, type: string | null,
   window: { start: string; end: string } | null, page: { limit: number; offset: number },
 ): Promise<{ stats: RadiusStats[]; items: NearbySaleRow[] }> {
