@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Warehouse } from '../../core/warehouse.ts';
+import { indexCache, lowerBound } from '../search/warehouse-index.ts';
 import { radiusRanges, type NearbySaleRow, type RadiusStats } from './sales-nearby.ts';
 
 /**
@@ -69,12 +69,6 @@ function select(v: Float64Array, k: number): number {
     if (k <= j) r = j; else if (k >= i) l = i; else return v[k]!;
   }
   return v[k]!;
-}
-
-function lowerBound(cells: BigUint64Array, x: bigint): number {
-  let lo = 0, hi = cells.length;
-  while (lo < hi) { const m = (lo + hi) >>> 1; if (cells[m]! < x) lo = m + 1; else hi = m; }
-  return lo;
 }
 
 /** Reads the sales table once, in cell order; null when it would exceed `budget` bytes. */
@@ -181,16 +175,7 @@ export async function buildSalesIndex(warehouse: Warehouse, budget = INDEX_BUDGE
   };
 }
 
-type Entry = { generation: number; files: string; index: SalesIndex | null; ready: Promise<SalesIndex | null> };
-const built = new WeakMap<Warehouse, Entry>();
-
-/** The sales files as the index saw them (path, size, modification time): a refresh that left them alone keeps the index. */
-function filesSignature(warehouse: Warehouse): string {
-  if (!warehouse.has('fr', 'sales')) return '';
-  return warehouse.filesWithCells('fr', 'sales', 0n, 2n ** 64n - 1n).sort().map((f) => {
-    try { const s = statSync(f); return `${f}:${s.size}:${s.mtimeMs}`; } catch { return `${f}:gone`; }
-  }).join('|');
-}
+const cache = indexCache<SalesIndex>('sales', (warehouse) => buildSalesIndex(warehouse));
 
 /**
  * The index of the warehouse's current sales files, building it in the background on first use
@@ -198,25 +183,10 @@ function filesSignature(warehouse: Warehouse): string {
  * with the same answers. The previous index is dropped first, so two never coexist.
  */
 export function salesIndexOf(warehouse: Warehouse): SalesIndex | null {
-  return current(warehouse).index;
+  return cache.of(warehouse, 'fr');
 }
 
 /** Resolves when the current index is built (null: no sales table, over budget, or the read failed). */
 export function salesIndexReady(warehouse: Warehouse): Promise<SalesIndex | null> {
-  return current(warehouse).ready;
-}
-
-function current(warehouse: Warehouse): Entry {
-  const hit = built.get(warehouse);
-  if (hit && hit.generation === warehouse.generation) return hit;
-  const files = filesSignature(warehouse);
-  if (hit && hit.files === files) { hit.generation = warehouse.generation; return hit; }
-  const entry: Entry = { generation: warehouse.generation, files, index: null, ready: Promise.resolve(null) };
-  built.set(warehouse, entry);
-  entry.ready = buildSalesIndex(warehouse).then(
-    (index) => { if (built.get(warehouse) === entry && filesSignature(warehouse) === files) entry.index = index; return entry.index; },
-    // A table rewritten under the read, or a read error: the SQL path keeps answering; the next refresh retries.
-    () => null,
-  );
-  return entry;
+  return cache.ready(warehouse, 'fr');
 }

@@ -1,5 +1,6 @@
 import type { Country } from '../../../schemas/common.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
+import { addressIndexOf } from './address-index.ts';
 import { scoreCandidate, streetKey, type ParsedAddress } from '../address/index.ts';
 
 export interface OfficialAddress {
@@ -121,8 +122,19 @@ export async function findLocality(warehouse: Warehouse, country: Country, q: Pa
   );
 }
 
-/** The nearest official address within `maxM` meters of a position, for an address at coordinates. */
+/**
+ * The nearest official address within `maxM` meters of a position, for an address at coordinates,
+ * among the cells of `ranges`; equal distances go to the smallest id. Answered by the in-process
+ * index once it is built (address-index.ts), by DuckDB until then, with the same answer.
+ */
 export async function nearestAddress(warehouse: Warehouse, country: Country, lat: number, lng: number, ranges: [bigint, bigint][], maxM: number): Promise<(OfficialAddress & { distance_m: number }) | null> {
+  const index = addressIndexOf(warehouse, country);
+  if (index) return index.nearest(lat, lng, ranges, maxM);
+  return nearestAddressSql(warehouse, country, lat, lng, ranges, maxM);
+}
+
+/** nearestAddress read from the Parquet files. */
+export async function nearestAddressSql(warehouse: Warehouse, country: Country, lat: number, lng: number, ranges: [bigint, bigint][], maxM: number): Promise<(OfficialAddress & { distance_m: number }) | null> {
   if (!warehouse.has(country, 'addresses')) return null;
   // The bounds are integers computed here, never client text: written as literals, they let
   // DuckDB prune Parquet row groups, which bound parameters of another integer type do not.
@@ -137,7 +149,7 @@ export async function nearestAddress(warehouse: Warehouse, country: Country, lat
   let best: (OfficialAddress & { distance_m: number }) | null = null;
   for (const r of rows) {
     const d = haversineM(lat, lng, r.latitude, r.longitude);
-    if (d <= maxM && (!best || d < best.distance_m)) best = { ...r, distance_m: d };
+    if (d <= maxM && (!best || d < best.distance_m || (d === best.distance_m && r.id < best.id))) best = { ...r, distance_m: d };
   }
   return best;
 }

@@ -1,0 +1,137 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
+import { addressIndexOf, addressIndexReady, buildAddressIndex, type AddressIndex } from '../../../../api/location/search/address-index.ts';
+import { nearestAddress, nearestAddressSql } from '../../../../api/location/search/official.ts';
+import { ADDRESS_COLUMNS } from '../../../../schemas/tables/addresses.ts';
+import { pointCell, rangesAround } from '../../../../schemas/tables/cells.ts';
+
+/** Deterministic numbers in [0, 1) (mulberry32), so a failure can be replayed. */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const CENTER = { lat: 48.8566, lng: 2.3522 };
+const N = 4000;
+const MAX_M = 25;
+let root: string;
+let warehouse: Warehouse, index: AddressIndex;
+const points: { lat: number; lng: number }[] = [];
+
+/** A random position within `r` meters of the centre, to 6 decimals as the producers publish. */
+function around(rand: () => number, r: number) {
+  const d = r * Math.sqrt(rand()), a = 2 * Math.PI * rand();
+  return { lat: +(CENTER.lat + (d * Math.sin(a)) / 111_195).toFixed(6), lng: +(CENTER.lng + (d * Math.cos(a)) / (111_195 * Math.cos((CENTER.lat * Math.PI) / 180))).toFixed(6) };
+}
+
+/** Writes the addresses as two Parquet files of small row groups, as the ingest jobs publish them. */
+async function publish(dir: string, rows: string[][]) {
+  await mkdir(dir, { recursive: true });
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  const cols = Object.keys(ADDRESS_COLUMNS);
+  const csv = join(root, 'addresses.csv');
+  await writeFile(csv, `${cols.join(',')}\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+  const read = `read_csv('${csv}', header = true, nullstr = '\\N', columns = {${Object.entries(ADDRESS_COLUMNS).map(([k, t]) => `'${k}': '${t}'`).join(', ')}})`;
+  for (const [name, half] of [['part-1', 0], ['part-2', 1]] as const) {
+    await c.run(`COPY (SELECT * FROM ${read} WHERE hash(id) % 2 = ${half} ORDER BY cell) TO '${join(dir, `${name}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 256)`);
+  }
+  c.closeSync(); db.closeSync();
+}
+
+function addressRows(seed: number): string[][] {
+  const rand = rng(seed);
+  const rows: string[][] = [];
+  points.length = 0;
+  for (let i = 0; i < N; i++) {
+    // One address in six at the position of an earlier one (a building's entrances): equal distances, settled by id.
+    const twin = i > 0 && rand() < 1 / 6 ? Math.floor(rand() * i) : -1;
+    const p = twin >= 0 ? points[twin]! : around(rand, 1500);
+    points.push(p);
+    const number = rand() < 0.1 ? '\\N' : String(1 + Math.floor(rand() * 120));
+    const rep = rand() < 0.1 ? 'bis' : '\\N';
+    const street = `Rue Test ${i % 50}`;
+    const id = i % 89 === 0 ? `é75103_${i}` : `75103_${String(N - i).padStart(5, '0')}`;
+    rows.push([id, String(pointCell(p.lat, p.lng)), String(p.lng), String(p.lat), number, rep, street, rand() < 0.05 ? '\\N' : '75003', '75103', 'Paris 3e Arrondissement',
+      `${number === '\\N' ? '' : `${number} `}${street} 75003 Paris`, `rue test ${i % 50}`, 'paris', 'entrée', rand() < 0.2 ? '\\N' : `75103000AB${String(i).padStart(4, '0')}`, 'fr.ban']);
+  }
+  return rows;
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'lds-address-index-'));
+  await publish(join(root, 'data/fr/addresses'), addressRows(11));
+  warehouse = await openWarehouse(join(root, 'data'));
+  index = (await buildAddressIndex(warehouse, 'fr'))!;
+});
+afterAll(async () => { warehouse?.close(); await rm(root, { recursive: true, force: true }); });
+
+describe('address index', () => {
+  it('holds every address', () => {
+    expect(index.size).toBe(N);
+    expect(index.bytes).toBeGreaterThan(N * 34);
+  });
+
+  it('answers the nearest address within 25 m as the DuckDB path does, on random points and on addresses', async () => {
+    const rand = rng(5);
+    let found = 0, none = 0, ties = 0;
+    // Random positions (many with nothing within 25 m, some off the table), then exact address positions (distance 0, twins tied).
+    const queries = [...Array.from({ length: 250 }, () => around(rand, 1700)), ...Array.from({ length: 100 }, () => points[Math.floor(rand() * N)]!)];
+    for (const q of queries) {
+      const ranges = rangesAround(q.lat, q.lng, 10, 1);
+      const want = await nearestAddressSql(warehouse, 'fr', q.lat, q.lng, ranges, MAX_M);
+      const got = index.nearest(q.lat, q.lng, ranges, MAX_M);
+      expect(got, `at ${q.lat}, ${q.lng}`).toEqual(want);
+      if (want) found++; else none++;
+      if (want && points.filter((p) => p.lat === want.latitude && p.lng === want.longitude).length > 1) ties++;
+    }
+    expect(found).toBeGreaterThan(50);
+    expect(none).toBeGreaterThan(50);
+    expect(ties).toBeGreaterThan(5);
+  });
+
+  it('keeps null fields null', async () => {
+    const withNulls = points.map((p) => index.nearest(p.lat, p.lng, rangesAround(p.lat, p.lng, 10, 1), MAX_M)!);
+    expect(withNulls.some((a) => a.number === null)).toBe(true);
+    expect(withNulls.some((a) => a.parcels === null)).toBe(true);
+    expect(withNulls.some((a) => a.postcode === null)).toBe(true);
+    expect(withNulls.some((a) => a.rep === 'bis')).toBe(true);
+  });
+
+  it('is not built above its memory budget', async () => {
+    expect(await buildAddressIndex(warehouse, 'fr', N * 34)).toBeNull();
+    expect(await buildAddressIndex(warehouse, 'be')).toBeNull();
+  });
+
+  it('serves nearestAddress once built, and is rebuilt when the files change', async () => {
+    const first = await addressIndexReady(warehouse, 'fr');
+    expect(first?.size).toBe(N);
+    expect(addressIndexOf(warehouse, 'fr')).toBe(first);
+    const p = points[7]!;
+    const ranges = rangesAround(p.lat, p.lng, 10, 1);
+    expect(await nearestAddress(warehouse, 'fr', p.lat, p.lng, ranges, MAX_M)).toEqual(await nearestAddressSql(warehouse, 'fr', p.lat, p.lng, ranges, MAX_M));
+    // A refresh that left the files alone keeps the index.
+    await warehouse.refresh();
+    expect(addressIndexOf(warehouse, 'fr')).toBe(first);
+    // New files: the index is dropped (DuckDB answers meanwhile), then rebuilt on the new rows.
+    await publish(join(root, 'data/fr/addresses'), addressRows(12));
+    await warehouse.refresh();
+    expect(addressIndexOf(warehouse, 'fr')).toBeNull();
+    const second = await addressIndexReady(warehouse, 'fr');
+    expect(second).not.toBe(first);
+    const q = points[9]!;
+    const r2 = rangesAround(q.lat, q.lng, 10, 1);
+    const got = await nearestAddress(warehouse, 'fr', q.lat, q.lng, r2, MAX_M);
+    expect(got).toEqual(await nearestAddressSql(warehouse, 'fr', q.lat, q.lng, r2, MAX_M));
+    expect(got?.distance_m).toBe(0);
+  });
+});
