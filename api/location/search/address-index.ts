@@ -61,7 +61,8 @@ export async function buildAddressIndex(warehouse: Warehouse, country: Country, 
   });
   if (row !== n || at !== textBytes) throw new Error('addresses table changed while the address index was read');
   textStart[n] = at;
-  const idOf = (i: number) => { const s = textStart[i]!, e = text.indexOf(0, s); return text.toString('utf8', s, e < 0 || e > textStart[i + 1]! ? textStart[i + 1]! : e); };
+  // The id is the first text field, always followed by a separator.
+  const idOf = (i: number) => text.toString('utf8', textStart[i]!, text.indexOf(0, textStart[i]!));
 
   return {
     size: n,
