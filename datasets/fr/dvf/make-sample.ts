@@ -7,6 +7,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+// Deterministic numbers in [0, 1) (mulberry32), so a run can be replayed.
+import { prng as rng } from '../tools/addresses.ts';
 
 const HERE = import.meta.dirname;
 
@@ -18,16 +20,6 @@ export const DVF_RAW_HEADER = 'Identifiant de document|Reference document|1 Arti
 
 interface Address { insee: string; fantoir: string; numero: string; rep: string; voie: string; cp: string; commune: string; lon: number; lat: number; parcel: string }
 
-/** Deterministic pseudo-random numbers (mulberry32), so the sample is the same at each run. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(20261122);
 const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
 const between = (lo: number, hi: number) => lo + rand() * (hi - lo);

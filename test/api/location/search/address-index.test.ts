@@ -8,17 +8,9 @@ import { addressIndexOf, addressIndexReady, buildAddressIndex, type AddressIndex
 import { nearestAddress, nearestAddressSql } from '../../../../api/location/search/official.ts';
 import { ADDRESS_COLUMNS } from '../../../../schemas/tables/addresses.ts';
 import { pointCell, rangesAround } from '../../../../schemas/tables/cells.ts';
+// Deterministic numbers in [0, 1) (mulberry32), so a run can be replayed.
+import { prng as rng } from '../../../../datasets/fr/tools/addresses.ts';
 
-/** Deterministic numbers in [0, 1) (mulberry32), so a failure can be replayed. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CENTER = { lat: 48.8566, lng: 2.3522 };
 const N = 4000;
