@@ -25,7 +25,6 @@ import { DVF_GEO_HEADER } from '../ingest/fr/dvf-lines.ts';
 import { indicatorsSelect } from '../ingest/fr/dvf-indicators.ts';
 import { recordPartition } from '../ingest/core/manifest.ts';
 import { registerIngestFunctions } from '../ingest/core/vector-functions.ts';
-import { H3Pool } from '../ingest/core/h3-pool.ts';
 import type { JobContext } from '../ingest/core/job.ts';
 import { rng } from './generate.ts';
 
@@ -82,8 +81,7 @@ export async function generateSales(dataDir: string, rows: number): Promise<void
   list.forEach((a, i) => { for (let k = 0; k < Math.round((a[2] / total) * 10_000); k++) slots.push(i); });
   const db = await DuckDBInstance.create(join(dataDir, '..', 'gen.duckdb'), { memory_limit: '4GB', temp_directory: join(dataDir, '..', 'spill') });
   const c = await db.connect();
-  const pool = new H3Pool();
-  registerIngestFunctions(c, pool);
+  registerIngestFunctions(c);
   // Price levels per m²: Paris, the other metro areas, small towns.
   const level = (i: number) => (i === 0 ? 10_500 : i < CITIES.length ? 3_600 : 1_900);
   await c.run(`CREATE TABLE areas AS SELECT * FROM (VALUES ${list.map((a, i) => `(${i}, ${a[0]}, ${a[1]}, ${a[3]}, '${a[4]}', '${a[5]}', ${level(i)})`).join(', ')}) t(idx, lat, lng, sigma, dep, region, level)`);
@@ -115,7 +113,7 @@ export async function generateSales(dataDir: string, rows: number): Promise<void
       TO '${join(dataDir, 'fr', 'sales', `bench-${dir.split('=')[1]}.parquet`)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
   }
   await rm(parts, { recursive: true, force: true });
-  c.closeSync(); db.closeSync(); await pool.close();
+  c.closeSync(); db.closeSync();
 }
 
 /** The same rows in PostgreSQL + PostGIS: geography points with a GiST index. */

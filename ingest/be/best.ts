@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bestSource } from '../../datasets/be/best/source.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
 import { joinKeys, localityKey, streetKey } from '../../schemas/tables/address-key.ts';
-import { pointCell } from '../../schemas/tables/cells.ts';
+import { pointCellId } from '../core/point-cell.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { toWgs84 } from '../core/reproject.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -102,7 +102,7 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
       const a = bestAddress(r, project);
       if (!(a.lng > 2 && a.lng < 7 && a.lat > 49 && a.lat < 52)) { rejects.add(line, `position ${a.lng}, ${a.lat} is not in Belgium`, record); continue; }
       writer.append([
-        r.address_id, pointCell(a.lat, a.lng), a.lng, a.lat, a.number, a.rep, a.street, r.postcode, r.municipality_id, a.municipality,
+        r.address_id, pointCellId(a.lat, a.lng), a.lng, a.lat, a.number, a.rep, a.street, r.postcode, r.municipality_id, a.municipality,
         a.label, a.streetKey, a.localityKey, null, null, bestSource.id,
       ]);
       if ((total & 1023) === 0) progress.tick(total);

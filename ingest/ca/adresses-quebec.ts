@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { adressesQuebecSource } from '../../datasets/ca/sources.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
 import { localityKey, streetKey } from '../../schemas/tables/address-key.ts';
-import { pointCell } from '../../schemas/tables/cells.ts';
+import { pointCellId } from '../core/point-cell.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { toWgs84 } from '../core/reproject.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -64,7 +64,7 @@ export async function ingestAdressesQuebec(ctx: JobContext, input: JobInput, crs
       const postcode = r.CodePostal === '' ? null : r.CodePostal.replace(' ', '').toUpperCase();
       const rep = r.SufxNoCivq === '' ? null : r.SufxNoCivq.toLowerCase();
       const label = `${r.NoCivq}${rep ? ` ${rep}` : ''}, ${street}, ${r.NomMun}${postcode ? ` ${spaced(postcode)}` : ''}`;
-      writer.append([r.IdAdr, pointCell(lat, lng), lng, lat, Number(r.NoCivq), rep, street, postcode, r.CodeMun, r.NomMun, label,
+      writer.append([r.IdAdr, pointCellId(lat, lng), lng, lat, Number(r.NoCivq), rep, street, postcode, r.CodeMun, r.NomMun, label,
         streetKey(street), localityKey(r.NomMun), null, null, adressesQuebecSource.id]);
       if ((total & 1023) === 0) progress.tick(total);
     }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { montrealRollSource } from '../../datasets/ca/sources.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
 import { localityKey, streetKey } from '../../schemas/tables/address-key.ts';
-import { pointCell } from '../../schemas/tables/cells.ts';
+import { pointCellId } from '../core/point-cell.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
@@ -95,7 +95,7 @@ export async function ingestMontrealRoll(ctx: JobContext, input: JobInput): Prom
       if (!at) { rejects.add(line, `no official number on both sides of ${number} ${r.NOM_RUE} to place the unit between`, record); continue; }
       written.add(id);
       writer.append([
-        r.ID_UEV, pointCell(at.lat, at.lng), at.lng, at.lat, number, rep, r.NOM_RUE, null, municipality.code, municipality.name,
+        r.ID_UEV, pointCellId(at.lat, at.lng), at.lng, at.lat, number, rep, r.NOM_RUE, null, municipality.code, municipality.name,
         `${number}${rep ? ` ${rep}` : ''}, ${r.NOM_RUE}, ${municipality.name}`, streetKey(r.NOM_RUE), localityKey(municipality.name),
         'interpolated', null, montrealRollSource.id,
       ]);

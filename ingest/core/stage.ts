@@ -2,17 +2,16 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { writeSortedParquet, type PreparedTable } from './table-writer.ts';
-import { H3Pool } from './h3-pool.ts';
 import { registerIngestFunctions } from './vector-functions.ts';
 
 /**
  * A disk-backed DuckDB database for one job run: DuckDB reads the source and writes the
  * Parquet file itself while TypeScript functions registered on the connection compute per
- * vector (H3 cells on every core, keys, reprojection: see vector-functions.ts). Memory stays bounded (spilling to the work folder); the folder is
+ * vector (H3 cells, keys, reprojection: see vector-functions.ts). Memory stays bounded (spilling to the work folder); the folder is
  * removed by `close`, and a killed run's folder by the next run (cleanStaleTemporaries).
  */
 export class Stage {
-  private constructor(readonly connection: DuckDBConnection, private readonly instance: DuckDBInstance, private readonly workDir: string, private readonly pool: H3Pool) {}
+  private constructor(readonly connection: DuckDBConnection, private readonly instance: DuckDBInstance, private readonly workDir: string) {}
 
   static async open(dataDir: string, name: string): Promise<Stage> {
     const workDir = join(dataDir, '.tmp', `${name}-${process.pid}`);
@@ -23,9 +22,8 @@ export class Stage {
       memory_limit: '1GB',
     });
     const connection = await instance.connect();
-    const pool = new H3Pool();
-    registerIngestFunctions(connection, pool);
-    return new Stage(connection, instance, workDir, pool);
+    registerIngestFunctions(connection);
+    return new Stage(connection, instance, workDir);
   }
 
   /** Writes the rows of `select` sorted by `orderBy` beside the published partition, without replacing it yet. */
@@ -36,7 +34,6 @@ export class Stage {
   async close(): Promise<void> {
     this.connection.closeSync();
     this.instance.closeSync();
-    await this.pool.close();
     await rm(this.workDir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 import { DOUBLE, DuckDBScalarFunction, UBIGINT, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import type { H3Pool } from './h3-pool.ts';
+import { pointCellHalves } from './point-cell.ts';
 import { streetKey, localityKey } from '../../schemas/tables/address-key.ts';
 import { toWgs84 } from './reproject.ts';
 
@@ -33,27 +33,21 @@ function stringFunction(name: string, fn: (s: string) => string): DuckDBScalarFu
 
 /**
  * Registers the TypeScript functions ingest SQL uses, each called once per vector of rows:
- * h3_cell(lat, lng) -> UBIGINT (resolution 15; null where the point has no cell), computed on
- * every core by `pool`, street_key(text), locality_key(text), and
+ * h3_cell(lat, lng) -> UBIGINT (resolution 15; null where the point has no cell; see
+ * point-cell.ts), street_key(text), locality_key(text), and
  * wgs84_lng / wgs84_lat (x, y, crs) reprojecting with proj4.
  */
-export function registerIngestFunctions(connection: DuckDBConnection, pool: H3Pool): void {
-  let lat = new Float64Array(2048), lng = new Float64Array(2048), halves = new Uint32Array(4096);
+export function registerIngestFunctions(connection: DuckDBConnection): void {
+  const halves = new Uint32Array(2);
   connection.registerScalarFunction(DuckDBScalarFunction.create({
     name: 'h3_cell', returnType: UBIGINT, parameterTypes: [DOUBLE, DOUBLE],
     mainFunction: (_info, input, output) => {
       const n = input.rowCount;
-      if (lat.length < n) (lat = new Float64Array(n)), (lng = new Float64Array(n)), (halves = new Uint32Array(2 * n));
       const la = input.getColumnVector(0), lo = input.getColumnVector(1);
-      for (let i = 0; i < n; i++) {
-        lat[i] = (la.getItem(i) as number | null) ?? NaN;
-        lng[i] = (lo.getItem(i) as number | null) ?? NaN;
-      }
-      pool.cells(lat, lng, n, 15, halves);
       const out = output as unknown as Out;
       for (let i = 0; i < n; i++) {
-        const hi = halves[2 * i + 1]!;
-        out.setItem(i, hi === 0 ? null : (BigInt(hi) << 32n) | BigInt(halves[2 * i]!));
+        pointCellHalves((la.getItem(i) as number | null) ?? NaN, (lo.getItem(i) as number | null) ?? NaN, 15, halves, 0);
+        out.setItem(i, halves[1] === 0 ? null : (BigInt(halves[1]!) << 32n) | BigInt(halves[0]!));
       }
       out.flush();
     },

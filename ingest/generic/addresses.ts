@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Country } from '../../schemas/common.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
 import { localityKey, streetKey } from '../../schemas/tables/address-key.ts';
-import { pointCell } from '../../schemas/tables/cells.ts';
+import { pointCellId } from '../core/point-cell.ts';
 import type { Source } from '../../datasets/source.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { toWgs84 } from '../core/reproject.ts';
@@ -97,7 +97,7 @@ export async function ingestGenericAddresses(ctx: JobContext, o: GenericAddresse
       const locality = parsed.data.locality;
       const label = `${number ?? ''}${rep ? ` ${rep}` : ''} ${street} ${postcode ?? ''} ${locality}`.replace(/\s+/g, ' ').trim();
       writer.append([
-        c.id ? record[c.id]! : `${partition}:${line}`, pointCell(lat, lng), lng, lat, number, rep, street, postcode,
+        c.id ? record[c.id]! : `${partition}:${line}`, pointCellId(lat, lng), lng, lat, number, rep, street, postcode,
         c.localityCode ? record[c.localityCode]!.trim() || null : null, locality, label, streetKey(street), localityKey(locality), null, null, source.id,
       ]);
       if ((total & 1023) === 0) progress.tick(total);
