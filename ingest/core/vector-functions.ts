@@ -1,9 +1,31 @@
+import { endianness } from 'node:os';
 import { DOUBLE, DuckDBScalarFunction, UBIGINT, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { pointCellHalves } from './point-cell.ts';
 import { streetKey, localityKey } from '../../schemas/tables/address-key.ts';
 import { toWgs84 } from './reproject.ts';
 
 type Out = { setItem(i: number, v: unknown): void; flush(): void };
+
+/**
+ * @duckdb/node-api keeps a numeric vector's values in a typed array `items` and its nulls in
+ * `validity` (whose `data` is null when every row is valid), then copies them to DuckDB at
+ * `flush`. Where that layout is found (checked at every call, so another version of the package
+ * falls back to getItem/setItem), the hot functions read and write the arrays themselves.
+ */
+interface VectorLayout { items?: unknown; validity?: { data?: unknown } }
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** The values of a DOUBLE vector without nulls, or null when they cannot be read directly. */
+function validDoubles(vector: unknown): Float64Array | null {
+  const v = vector as VectorLayout;
+  return v.items instanceof Float64Array && v.validity && v.validity.data == null ? v.items : null;
+}
+
+/** A UBIGINT output vector's values as 32-bit halves (low first), or null. */
+function uint64Halves(vector: unknown): Uint32Array | null {
+  const v = vector as VectorLayout;
+  return LITTLE_ENDIAN && v.items instanceof BigUint64Array ? new Uint32Array(v.items.buffer, v.items.byteOffset, v.items.length * 2) : null;
+}
 
 /** Memoised string function: street and locality names repeat many times in an address file. */
 function memo(fn: (s: string) => string, max = 200_000): (s: string) => string {
@@ -45,9 +67,18 @@ export function registerIngestFunctions(connection: DuckDBConnection): void {
       const n = input.rowCount;
       const la = input.getColumnVector(0), lo = input.getColumnVector(1);
       const out = output as unknown as Out;
-      for (let i = 0; i < n; i++) {
-        pointCellHalves((la.getItem(i) as number | null) ?? NaN, (lo.getItem(i) as number | null) ?? NaN, 15, halves, 0);
-        out.setItem(i, halves[1] === 0 ? null : (BigInt(halves[1]!) << 32n) | BigInt(halves[0]!));
+      const lats = validDoubles(la), lngs = validDoubles(lo), cells = uint64Halves(output);
+      if (lats && lngs && cells) {
+        // The common case, a million times per million rows: no boxing, no BigInt.
+        for (let i = 0; i < n; i++) {
+          pointCellHalves(lats[i]!, lngs[i]!, 15, cells, i);
+          if (cells[2 * i + 1] === 0) out.setItem(i, null);
+        }
+      } else {
+        for (let i = 0; i < n; i++) {
+          pointCellHalves((la.getItem(i) as number | null) ?? NaN, (lo.getItem(i) as number | null) ?? NaN, 15, halves, 0);
+          out.setItem(i, halves[1] === 0 ? null : (BigInt(halves[1]!) << 32n) | BigInt(halves[0]!));
+        }
       }
       out.flush();
     },
