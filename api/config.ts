@@ -19,6 +19,10 @@ export const ConfigSchema = z.object({
   SANDBOX_RATE_LIMIT_PER_MINUTE: int(60, 1),
   QUOTA_UNITS_PER_MONTH: int(100_000, 1),
   SANDBOX_QUOTA_UNITS_PER_MONTH: int(1_000, 1),
+  /** Seconds a found key is kept in memory: a key revoked from another process is refused within it; 0: no cache. */
+  KEY_CACHE_TTL_S: int(10, 0),
+  /** Milliseconds between two writes of the quota units counted in memory; 0: one write per response. */
+  QUOTA_FLUSH_INTERVAL_MS: int(1000, 0),
   MAINTENANCE_UNTIL: z.string().datetime().optional(),
   /** End of support of listing API 3.0 (/api/v3/): announced by Deprecation and Sunset headers. */
   LISTING_V3_SUNSET: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),

@@ -5,6 +5,7 @@ import { createAccountRepository } from './accounts/accounts.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, publicUrl } from './config.ts';
 import { systemClock } from './core/clock.ts';
+import { cacheActiveKeys } from './core/keys/key-cache.ts';
 import { createKeyRepository, type KeyRepository } from './core/keys/keys.ts';
 import { memoryRateLimiter, redisRateLimiter } from './core/limits.ts';
 import { createManifests } from './core/manifests.ts';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const sql = await openState({ databaseUrl: config.DATABASE_URL, dataDir });
   await migrate(sql);
   const warehouse = await openWarehouse(dataDir);
-  const keys = createKeyRepository(sql);
+  const keys = cacheActiveKeys(createKeyRepository(sql), { clock: systemClock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
   preloadCoverage();
   const app = await buildApp({
     config, clock: systemClock, warehouse, keys,

@@ -10,6 +10,7 @@ import type { JobContext } from '../ingest/core/job.ts';
 import { buildApp } from '../api/app.ts';
 import { loadConfig } from '../api/config.ts';
 import { systemClock } from '../api/core/clock.ts';
+import { cacheActiveKeys } from '../api/core/keys/key-cache.ts';
 import { createKeyRepository } from '../api/core/keys/keys.ts';
 import { memoryRateLimiter } from '../api/core/limits.ts';
 import { createManifests } from '../api/core/manifests.ts';
@@ -76,10 +77,12 @@ async function benchLookups(addresses: number, queries: number) {
   const sql = await openPglite('memory');
   await migrate(sql);
   const warehouse = await openWarehouse(dataDir);
-  const keys = createKeyRepository(sql);
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' });
+  // As the server builds it (api/main.ts): keys found kept in memory, quota units written behind.
+  const keys = cacheActiveKeys(createKeyRepository(sql), { clock: systemClock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
   const { key } = await keys.create({ countries: ['fr'], sandbox: false });
   const app = await buildApp({
-    config: loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' }),
+    config,
     clock: systemClock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
     listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
   });

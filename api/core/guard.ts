@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from './clock.ts';
 import { ApiError } from './errors.ts';
 import type { KeyRepository } from './keys/keys.ts';
+import { createUsageMeter } from './keys/usage-meter.ts';
 import { quotaPeriodStart, type RateLimiter } from './limits.ts';
 import './policy.ts';
 
@@ -22,11 +23,17 @@ function bearer(request: FastifyRequest): string | null {
 
 /**
  * Authentication, country rights, rate limit and quota (spec sections 5 and 8), driven by the
- * policy in each route's config. Units are counted only for successful responses.
+ * policy in each route's config. Units are counted only for successful responses, in memory and
+ * written behind (api/core/keys/usage-meter.ts); the app's close writes what is left.
  */
 export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
   app.decorateRequest('apiKey', null);
   app.decorateRequest('units', 0);
+  const usage = createUsageMeter({
+    keys: deps.keys, flushIntervalMs: deps.config.QUOTA_FLUSH_INTERVAL_MS,
+    onError: (err, units) => app.log.error({ err, units }, 'quota units not written to the state store; retried at the next flush'),
+  });
+  app.addHook('onClose', async () => { await usage.close(); });
 
   app.addHook('preHandler', async (request, reply) => {
     const policy = request.routeOptions.config.policy;
@@ -56,7 +63,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
       throw new ApiError('rate_limited', `more than ${rate.limit} requests in a minute; wait ${rate.resetSeconds} s`, {}, { 'Retry-After': String(rate.resetSeconds) });
     }
     const quota = record.sandbox ? deps.config.SANDBOX_QUOTA_UNITS_PER_MONTH : deps.config.QUOTA_UNITS_PER_MONTH;
-    const used = await deps.keys.getUsage(record.fingerprint, quotaPeriodStart(now));
+    const used = await usage.used(record.fingerprint, quotaPeriodStart(now));
     request.units = policy.units === 'report' ? 1 : policy.units;
     reply.header('X-Quota-Remaining', String(Math.max(0, quota - used)));
     if (policy.units !== 0 && used + Math.max(request.units, 1) > quota) {
@@ -70,7 +77,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     if (!policy?.auth || !request.apiKey || reply.statusCode >= 400 || request.units === 0) return payload;
     const now = deps.clock.now();
     const quota = request.apiKey.sandbox ? deps.config.SANDBOX_QUOTA_UNITS_PER_MONTH : deps.config.QUOTA_UNITS_PER_MONTH;
-    const total = await deps.keys.addUsage(request.apiKey.fingerprint, quotaPeriodStart(now), request.units);
+    const total = await usage.add(request.apiKey.fingerprint, quotaPeriodStart(now), request.units);
     reply.header('X-Quota-Remaining', String(Math.max(0, quota - total)));
     return payload;
   });

@@ -17,19 +17,25 @@ export function cellAndAncestors(lat: number, lng: number, res: number): bigint[
 }
 
 const FINEST = 15;
+// Masks per resolution r, computed once: a range costs a few BigInt operations (each allocates),
+// not a loop over the unused digits (radius queries take dozens of ranges per request).
+const RES_FINEST = BigInt(FINEST) << 52n;
+/** Bits kept from a resolution-r cell: all but the resolution field (bits 52-55) and digits r+1..15 (the low (15 - r) * 3 bits). */
+const KEPT_BITS = Array.from({ length: FINEST + 1 }, (_, r) => ((1n << 64n) - 1n) & ~((0xfn << 52n) | ((1n << BigInt((FINEST - r) * 3)) - 1n)));
+/** The same digits, each set to 6 (the highest child digit). */
+const HIGHEST_DIGITS = Array.from({ length: FINEST + 1 }, (_, r) => {
+  let v = 0n;
+  for (let d = r + 1; d <= FINEST; d++) v |= 6n << BigInt((FINEST - d) * 3);
+  return v;
+});
+
 /** Resolution-15 interval [lo, hi] holding every point cell under `cell`: H3 descendants are contiguous. */
 export function descendantRange(cell: string): [bigint, bigint] {
-  const res = getResolution(cell);
-  let v = cellToBigint(cell);
-  // Resolution field (bits 52-55) set to 15; unused digits (3 bits each, 7 = unused) set to 0 for lo and 6 for hi.
-  v = (v & ~(0xfn << 52n)) | (BigInt(FINEST) << 52n);
-  let lo = v, hi = v;
-  for (let r = res + 1; r <= FINEST; r++) {
-    const shift = BigInt((FINEST - r) * 3);
-    lo &= ~(7n << shift);
-    hi = (hi & ~(7n << shift)) | (6n << shift);
-  }
-  return [lo, hi];
+  const v = cellToBigint(cell);
+  const res = Number((v >> 52n) & 0xfn);
+  // Resolution field set to 15; unused digits (3 bits each, 7 = unused) set to 0 for lo and 6 for hi.
+  const lo = (v & KEPT_BITS[res]!) | RES_FINEST;
+  return [lo, lo | HIGHEST_DIGITS[res]!];
 }
 
 /** Ranges of point cells within about `radiusM` of a point, for a BETWEEN query on a table sorted by cell. */

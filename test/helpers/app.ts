@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.ts';
 import { loadConfig, type Config } from '../../api/config.ts';
 import type { Clock } from '../../api/core/clock.ts';
+import { cacheActiveKeys } from '../../api/core/keys/key-cache.ts';
 import { createKeyRepository, type KeyRepository } from '../../api/core/keys/keys.ts';
 import { memoryRateLimiter } from '../../api/core/limits.ts';
 import { createManifests } from '../../api/core/manifests.ts';
@@ -32,9 +33,10 @@ export async function buildTestApp(dataDir: string, opts: { env?: Record<string,
   const sql = opts.sql ?? await openPglite('memory');
   if (ownSql) await migrate(sql);
   const warehouse = await openWarehouse(dataDir);
-  const keys = createKeyRepository(sql);
   let now = new Date('2026-11-20T10:00:30Z');
   const clock = { now: () => now, set: (d: Date) => { now = d; } };
+  // As the server builds it: revocations through `keys` apply at once.
+  const keys = cacheActiveKeys(createKeyRepository(sql), { clock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
   const app = await buildApp({
     config, clock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: opts.geocoder ?? null,
     rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir), logger: opts.logger,
