@@ -5,19 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
-import { buildApp } from '../api/app.ts';
-import { loadConfig } from '../api/config.ts';
+import { benchApp } from './app.ts';
 import { systemClock } from '../api/core/clock.ts';
-import { cacheActiveKeys } from '../api/core/keys/key-cache.ts';
-import { createKeyRepository } from '../api/core/keys/keys.ts';
-import { memoryRateLimiter } from '../api/core/limits.ts';
-import { createManifests } from '../api/core/manifests.ts';
-import { migrate } from '../api/core/state/migrations.ts';
-import { openPglite } from '../api/core/state/sql.ts';
-import { openWarehouse } from '../api/core/warehouse.ts';
 import { frMarket } from '../api/location/market/fr-market.ts';
 import { salesIndexReady } from '../api/location/market/sales-index.ts';
-import { createResolvedAddresses } from '../api/location/search/resolved.ts';
 import { isInCountry } from '../api/location/coverage/index.ts';
 import { ZONE_LEVEL_ORDER, type Zones } from '../schemas/zone.ts';
 import { SALE_COLUMNS } from '../schemas/tables/sales.ts';
@@ -170,19 +161,8 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     for (const table of ['sales', 'market_indicators']) {
       await recordPartition(dataDir, 'fr', { table, partition: 'all', file: `${table}/*.parquet`, job: 'bench', sources: [], rows: sales, rejects: 0, rejects_file: null, imported_at: new Date().toISOString(), schema_version: 1, sha256: '' });
     }
-    const sql = await openPglite('memory');
-    await migrate(sql);
-    const warehouse = await openWarehouse(dataDir);
-    const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' });
-    // As the server builds it (api/main.ts): keys found kept in memory, quota units written behind.
-    const keys = cacheActiveKeys(createKeyRepository(sql), { clock: systemClock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
-    const { key } = await keys.create({ countries: ['fr'], sandbox: false });
-    const manifests = createManifests(dataDir);
     const appStart = performance.now();
-    const app = await buildApp({
-      config,
-      clock: systemClock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(), manifests,
-    });
+    const { app, key, sql, warehouse, manifests } = await benchApp(dataDir);
     // The radius index the app starts building at load: measured once it is ready (until then the SQL path answers).
     const index = await salesIndexReady(warehouse);
     const radius_index = index

@@ -7,16 +7,8 @@ import { generateBan, rng } from './generate.ts';
 import { ingestBanFile } from '../ingest/fr/ban.ts';
 import { runSamples } from '../ingest/jobs.ts';
 import type { JobContext } from '../ingest/core/job.ts';
-import { buildApp } from '../api/app.ts';
-import { loadConfig } from '../api/config.ts';
+import { benchApp } from './app.ts';
 import { systemClock } from '../api/core/clock.ts';
-import { cacheActiveKeys } from '../api/core/keys/key-cache.ts';
-import { createKeyRepository } from '../api/core/keys/keys.ts';
-import { memoryRateLimiter } from '../api/core/limits.ts';
-import { createManifests } from '../api/core/manifests.ts';
-import { migrate } from '../api/core/state/migrations.ts';
-import { openPglite } from '../api/core/state/sql.ts';
-import { openWarehouse } from '../api/core/warehouse.ts';
 import { createResolvedAddresses } from '../api/location/search/resolved.ts';
 import { createCredentialRepository } from '../api/listing/credentials.ts';
 import { createListingStore } from '../api/listing/store/index.ts';
@@ -74,18 +66,9 @@ async function benchLookups(addresses: number, queries: number) {
   const file = join(root, 'adresses-bench.csv');
   await generateBan(file, addresses, PARIS);
   await ingestBanFile(ctxFor(dataDir), { path: file });
-  const sql = await openPglite('memory');
-  await migrate(sql);
-  const warehouse = await openWarehouse(dataDir);
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' });
-  // As the server builds it (api/main.ts): keys found kept in memory, quota units written behind.
-  const keys = cacheActiveKeys(createKeyRepository(sql), { clock: systemClock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
-  const { key } = await keys.create({ countries: ['fr'], sandbox: false });
-  const app = await buildApp({
-    config,
-    clock: systemClock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(), manifests: createManifests(dataDir),
-    listing: { store: createListingStore(sql), credentials: createCredentialRepository(sql) },
-  });
+  const { app, key, sql, warehouse } = await benchApp(dataDir, (state) => ({
+    listing: { store: createListingStore(state), credentials: createCredentialRepository(state) },
+  }));
   const rand = rng(7);
   const addressRows = await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE source = 'fr.ban' USING SAMPLE ${queries} ROWS (reservoir, 7)`);
   const run = async (urls: string[]) => {
