@@ -16,7 +16,7 @@
  *   calls per process. Cells on a pentagon's base cell (the twelve icosahedron vertices, all at
  *   sea or in polar and remote regions) keep h3-js's own answer, as do inputs out of range.
  */
-import { getPentagons, cellToLatLng, latLngToCell } from 'h3-js';
+import { getBaseCellNumber, getPentagons, cellToLatLng, latLngToCell } from 'h3-js';
 
 /** A cell as two 32-bit halves; 0, 0 for a point with no cell (no H3 index has mode bits 0). */
 export interface CellHalves {
@@ -312,7 +312,8 @@ function fromH3(lat: number, lng: number, res: number, out: Uint32Array, i: numb
   out[2 * i + 1] = h === null ? 0 : parseInt(h.slice(0, -8), 16);
 }
 
-const PENTAGON_BASE_CELLS = new Set([4, 14, 24, 38, 49, 58, 63, 72, 83, 97, 107, 117]);
+/** Base cells of the twelve pentagons, from h3-js like the rest of the grid. */
+const PENTAGON_BASE_CELLS = new Set(getPentagons(0).map(getBaseCellNumber));
 
 /**
  * First point met on this (face, hexagon): asks h3-js, then finds the turns that make our
