@@ -79,8 +79,11 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     const rows = Number(total) + structural.length;
     rejects.check(rows);
     await rejects.close();
-    const lng = `coalesce(TRY_CAST(lon AS DOUBLE), wgs84_lng(TRY_CAST(x AS DOUBLE), TRY_CAST(y AS DOUBLE), ${CRS_SQL}))`;
-    const lat = `coalesce(TRY_CAST(lat AS DOUBLE), wgs84_lat(TRY_CAST(x AS DOUBLE), TRY_CAST(y AS DOUBLE), ${CRS_SQL}))`;
+    // lon/lat as published when both are there, else x/y reprojected (never one of each: BanRow
+    // has already checked that one pair or the other is complete).
+    const published = 'lon IS NOT NULL AND lat IS NOT NULL';
+    const lng = `CASE WHEN ${published} THEN CAST(lon AS DOUBLE) ELSE wgs84_lng(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
+    const lat = `CASE WHEN ${published} THEN CAST(lat AS DOUBLE) ELSE wgs84_lat(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
     const columns: Record<keyof typeof ADDRESS_COLUMNS, string> = {
       id: 'id', cell: `h3_cell(${lat}, ${lng})`, longitude: lng, latitude: lat, number: 'CAST(numero AS INTEGER)', rep: 'rep',
       street: 'nom_voie', postcode: 'code_postal', locality_code: 'code_insee', locality_name: 'nom_commune',
@@ -89,13 +92,13 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
       source: q(banSource.id),
     };
     // From the staged rows, DuckDB writes the sorted Parquet file; TypeScript computes per vector
-    // (H3 cells on every core). Keys are computed once per distinct street and locality name
-    // (about one row in twenty), then joined.
-    const select = `WITH valid AS (SELECT * FROM raw WHERE ok),
-      sk AS (SELECT v, street_key(v) AS k FROM (SELECT DISTINCT nom_voie AS v FROM valid)),
-      lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM valid))
+    // (H3 cells, reprojection). Keys are computed once per distinct street and locality name
+    // (about one row in twenty), then joined. Each subquery reads `raw` itself: a CTE named
+    // three times would be materialised, a second full copy of the rows (a third of the time).
+    const select = `WITH sk AS (SELECT v, street_key(v) AS k FROM (SELECT DISTINCT nom_voie AS v FROM raw WHERE ok)),
+      lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM raw WHERE ok))
       SELECT ${Object.entries(columns).map(([k, v]) => `CAST(${v} AS ${ADDRESS_COLUMNS[k as keyof typeof ADDRESS_COLUMNS]}) AS ${k}`).join(', ')}
-      FROM valid JOIN sk ON sk.v = valid.nom_voie JOIN lk ON lk.v = valid.nom_commune`;
+      FROM raw JOIN sk ON sk.v = raw.nom_voie JOIN lk ON lk.v = raw.nom_commune WHERE ok`;
     const prepared = await stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell' });
     progress.tick(rows);
     progress.done();

@@ -94,6 +94,24 @@ describe('fr.ban', () => {
     expect(byLine[2]![1]).toMatch(/lat is not a latitude/);
   });
 
+  it('reprojects x/y from Lambert-93 when lon/lat are not both published, never mixing the two pairs', async () => {
+    const { root, dataDir } = await workdir();
+    const blank = (line: string, fields: number[]) => line.split(';').map((v, i) => (fields.includes(i) ? '' : v)).join(';');
+    const [bretagne, , , , , roquette] = BAN_ROWS.map(banLine);
+    // Field 12 is lon, 13 lat. Rue de Bretagne: x/y only; Rue de la Roquette: x/y and lon alone.
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${blank(bretagne!, [12, 13])}\n${blank(roquette!, [13]).replace(/;2\.373200;/, ';9.999999;')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: file });
+    const rows = await analyst<{ id: string; longitude: number; latitude: number; cell: bigint }>(`SELECT id, longitude, latitude, cell FROM '${dataDir}/fr/addresses/adresses-75.parquet' ORDER BY id`);
+    expect(rows.map((r) => r.id)).toEqual(['75103_1205_00012', '75111_8304_00030']);
+    // x/y are written to the centimetre: back in WGS84 that is well under 1e-6 degree.
+    expect(rows[0]!.longitude).toBeCloseTo(2.36195, 6);
+    expect(rows[0]!.latitude).toBeCloseTo(48.86305, 6);
+    expect(rows[1]!.longitude).toBeCloseTo(2.37320, 6);
+    expect(rows[1]!.latitude).toBeCloseTo(48.85490, 6);
+    for (const r of rows) expect(r.cell.toString(16)).toBe(latLngToCell(r.latitude, r.longitude, 15));
+  });
+
   it('fails past the allowed share of rejects and leaves the published table as it was', async () => {
     const { dataDir, file, published, before } = await publishedFixture();
     const manifestBefore = await readFile(join(dataDir, 'fr/manifest.json'), 'utf8');
