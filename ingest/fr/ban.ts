@@ -62,7 +62,10 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     // Row order is never relied on (the file is written sorted by cell; refused rows find their
     // line numbers by a rescan), so DuckDB may read and stage the file in parallel without it.
     await c.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET preserve_insertion_order = false');
-    const source = `read_csv(${q(input.path)}, delim = ';', header = true, all_varchar = true, quote = '"', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`;
+    // The layout is known and the header already read: every column as text, in the file's own
+    // order, so DuckDB neither samples the file to guess it nor reads a value as anything else.
+    const textColumns = `{${header.map((h) => `${q(h)}: 'VARCHAR'`).join(', ')}}`;
+    const source = `read_csv(${q(input.path)}, delim = ';', header = true, quote = '"', escape = '"', auto_detect = false, columns = ${textColumns}, store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`;
     // The file is parsed once: the columns the table needs, and whether each row passes BanRow,
     // go to a temporary table (memory, spilling to the stage folder). Nothing is written yet.
     // Structurally broken lines (wrong number of fields...) are kept by DuckDB with their line number.
