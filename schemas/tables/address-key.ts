@@ -11,6 +11,24 @@
  * are kept. `normalizeText("Rue d’Alésia - 14e")` → `"rue d alesia 14e"`.
  */
 export function normalizeText(s: string): string {
+  const table = latinTable ?? (latinTable = buildLatinTable());
+  // Latin text (all but a few names) goes character by character through a table; anything
+  // else through the general rules. Both give the same text (test/schemas/tables/address-key.test.ts).
+  let out = '';
+  let space = true; // at the start, or after a separator: a separator adds nothing
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code >= LATIN_END) return normalizeTextByRules(s);
+    const piece = table[code]!;
+    if (piece === ' ') {
+      if (!space) (out += ' '), (space = true);
+    } else if (piece !== '') (out += piece), (space = false);
+  }
+  return space && out.length > 0 ? out.slice(0, -1) : out;
+}
+
+/** The general rules of `normalizeText`, for any script. */
+export function normalizeTextByRules(s: string): string {
   return s
     .replace(/[œŒ]/g, 'oe')
     .replace(/[æÆ]/g, 'ae')
@@ -21,6 +39,24 @@ export function normalizeText(s: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .replace(/ +/g, ' ');
+}
+
+/**
+ * Up to the end of Latin Extended-B no character is a combining mark or part of a pair, and
+ * none decomposes into a letter followed by a symbol, so the rules apply one character at a
+ * time: each gives its letters, nothing (a lone mark) or a separator.
+ */
+const LATIN_END = 0x250;
+let latinTable: string[] | null = null;
+
+function buildLatinTable(): string[] {
+  const table: string[] = [];
+  for (let code = 0; code < LATIN_END; code++) {
+    // Between two letters, so a separator shows as a space and nothing is trimmed away.
+    const around = normalizeTextByRules(`a${String.fromCharCode(code)}a`);
+    table.push(around === 'a a' ? ' ' : around.slice(1, -1));
+  }
+  return table;
 }
 
 /**
@@ -100,9 +136,17 @@ export const ABBREVIATIONS_TYPE_POSITION: Readonly<Record<string, string>> = {
 export function expandAbbreviations(normalized: string): string {
   if (!normalized) return normalized;
   const tokens = normalized.split(' ');
-  return tokens
-    .map((t, i) => (i === 0 ? ABBREVIATIONS_TYPE_POSITION[t] : undefined) ?? ABBREVIATIONS_ANYWHERE[t] ?? t)
-    .join(' ');
+  for (let i = 0; i < tokens.length; i++) tokens[i] = expandToken(tokens[i]!, i === 0);
+  return tokens.join(' ');
+}
+
+// Maps: a plain object's lookup of a missing key (most tokens) walks its prototype, several
+// times slower, and keys are computed for every street of every file ingested.
+const ANYWHERE = new Map(Object.entries(ABBREVIATIONS_ANYWHERE));
+const TYPE_POSITION = new Map(Object.entries(ABBREVIATIONS_TYPE_POSITION));
+
+function expandToken(token: string, first: boolean): string {
+  return (first ? TYPE_POSITION.get(token) : undefined) ?? ANYWHERE.get(token) ?? token;
 }
 
 /** Linking words dropped from comparison keys ("rue de la paix" ~ "rue paix"). */
@@ -112,8 +156,16 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
 
 /** Normalised, expanded tokens without linking words. */
 export function significantTokens(text: string): string[] {
-  const expanded = expandAbbreviations(normalizeText(text));
-  return expanded ? expanded.split(' ').filter((t) => !STOPWORDS.has(t)) : [];
+  const normalized = normalizeText(text);
+  if (!normalized) return [];
+  const out: string[] = [];
+  const tokens = normalized.split(' ');
+  for (let i = 0; i < tokens.length; i++) {
+    // An expansion ("rond point", "zone industrielle") may hold several words.
+    const expanded = expandToken(tokens[i]!, i === 0);
+    for (const t of expanded.includes(' ') ? expanded.split(' ') : [expanded]) if (!STOPWORDS.has(t)) out.push(t);
+  }
+  return out;
 }
 
 /**
