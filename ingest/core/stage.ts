@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { writeSortedParquet, type PreparedTable } from './table-writer.ts';
+import { writeSortedParquet, type PreparedTable, type SortedTarget } from './table-writer.ts';
 import { registerIngestFunctions } from './vector-functions.ts';
 
 /**
@@ -27,7 +27,7 @@ export class Stage {
   }
 
   /** Writes the rows of `select` sorted by `orderBy` beside the published partition, without replacing it yet. */
-  prepareParquet(select: string, target: { dataDir: string; country: string; table: string; partition: string; orderBy: string }): Promise<PreparedTable> {
+  prepareParquet(select: string, target: SortedTarget): Promise<PreparedTable> {
     return writeSortedParquet(this.connection, select, target);
   }
 

@@ -131,20 +131,32 @@ export class TableWriter {
   }
 }
 
+/** Where a sorted Parquet file goes, and what is done after sorting. */
+export interface SortedTarget {
+  dataDir: string; country: string; table: string; partition: string;
+  /** Column the rows are sorted by. */
+  orderBy: string;
+  /**
+   * Select list applied to the sorted rows, for columns derived from others (a label, a
+   * constant): computed after the sort, they are not carried through it.
+   */
+  afterSort?: string;
+}
+
 /**
  * Writes the rows of `select` sorted by `orderBy` as one Parquet file beside the published
  * partition (row groups of 8,192 rows, so cell statistics prune lookups), without replacing it:
  * `commit` renames it over the published file, `discard` drops it.
  */
-export async function writeSortedParquet(
-  connection: DuckDBConnection, select: string,
-  target: { dataDir: string; country: string; table: string; partition: string; orderBy: string },
-): Promise<PreparedTable> {
+export async function writeSortedParquet(connection: DuckDBConnection, select: string, target: SortedTarget): Promise<PreparedTable> {
   const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
   const tmpPath = `${finalPath}.tmp-${process.pid}`;
   const literal = `'${tmpPath.replaceAll("'", "''")}'`;
   await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
-  await connection.run(`COPY (${select} ORDER BY ${quoteIdent(target.orderBy)}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+  const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
+  // A projection keeps its input's order, so the derived columns come out sorted too.
+  const rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
+  await connection.run(`COPY (${rows}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
   const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`);
   const written: WrittenTable = {
     path: finalPath,

@@ -87,22 +87,28 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     const published = 'lon IS NOT NULL AND lat IS NOT NULL';
     const lng = `CASE WHEN ${published} THEN CAST(lon AS DOUBLE) ELSE wgs84_lng(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
     const lat = `CASE WHEN ${published} THEN CAST(lat AS DOUBLE) ELSE wgs84_lat(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
-    const columns: Record<keyof typeof ADDRESS_COLUMNS, string> = {
+    // Columns computed before the sort (the label and the source are derived after it, so the
+    // sort does not carry them).
+    const columns: Partial<Record<keyof typeof ADDRESS_COLUMNS, string>> = {
       id: 'id', cell: `h3_cell(${lat}, ${lng})`, longitude: lng, latitude: lat, number: 'CAST(numero AS INTEGER)', rep: 'rep',
       street: 'nom_voie', postcode: 'code_postal', locality_code: 'code_insee', locality_name: 'nom_commune',
-      label: `concat_ws(' ', CAST(numero AS INTEGER)::VARCHAR || coalesce(' ' || rep, ''), nom_voie, code_postal, nom_commune)`,
       street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles',
+    };
+    const derived: Partial<Record<keyof typeof ADDRESS_COLUMNS, string>> = {
+      label: `concat_ws(' ', number::VARCHAR || coalesce(' ' || rep, ''), street, postcode, locality_name)`,
       source: q(banSource.id),
     };
+    const cast = (k: string, v: string) => `CAST(${v} AS ${ADDRESS_COLUMNS[k as keyof typeof ADDRESS_COLUMNS]}) AS ${k}`;
     // From the staged rows, DuckDB writes the sorted Parquet file; TypeScript computes per vector
     // (H3 cells, reprojection). Keys are computed once per distinct street and locality name
     // (about one row in twenty), then joined. Each subquery reads `raw` itself: a CTE named
     // three times would be materialised, a second full copy of the rows (a third of the time).
     const select = `WITH sk AS (SELECT v, street_key(v) AS k FROM (SELECT DISTINCT nom_voie AS v FROM raw WHERE ok)),
       lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM raw WHERE ok))
-      SELECT ${Object.entries(columns).map(([k, v]) => `CAST(${v} AS ${ADDRESS_COLUMNS[k as keyof typeof ADDRESS_COLUMNS]}) AS ${k}`).join(', ')}
+      SELECT ${Object.entries(columns).map(([k, v]) => cast(k, v)).join(', ')}
       FROM raw JOIN sk ON sk.v = raw.nom_voie JOIN lk ON lk.v = raw.nom_commune WHERE ok`;
-    const prepared = await stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell' });
+    const afterSort = Object.keys(ADDRESS_COLUMNS).map((k) => (k in derived ? cast(k, derived[k as keyof typeof derived]!) : k)).join(', ');
+    const prepared = await stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell', afterSort });
     progress.tick(rows);
     progress.done();
     await stage.close();
