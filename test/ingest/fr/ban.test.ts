@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -92,6 +93,16 @@ describe('fr.ban', () => {
     expect(byLine.map(([l]) => l)).toEqual(['11', '12', '13']);
     expect(byLine[0]![1]).toMatch(/numero/);
     expect(byLine[2]![1]).toMatch(/lat is not a latitude/);
+  });
+
+  it('reads the file gzip-compressed, as BAN publishes it (adresses-75.csv.gz), into the same partition', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-75.csv.gz');
+    await writeFile(file, gzipSync(`${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`));
+    const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
+    expect(summary).toMatchObject({ partition: 'adresses-75', rows: BAN_ROWS.length, rejects: 0 });
+    const [{ n }] = await analyst<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/fr/addresses/adresses-75.parquet' WHERE street = 'Rue de Bretagne'`);
+    expect(n).toBe(3n);
   });
 
   it('reprojects x/y from Lambert-93 when lon/lat are not both published, never mixing the two pairs', async () => {
