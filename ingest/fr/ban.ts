@@ -89,12 +89,13 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     const lat = `CASE WHEN ${published} THEN CAST(lat AS DOUBLE) ELSE wgs84_lat(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
     // Columns computed before the sort (the label and the source are derived after it, so the
     // sort does not carry them).
-    const columns: Partial<Record<keyof typeof ADDRESS_COLUMNS, string>> = {
+    type Derived = 'label' | 'source';
+    const columns: Record<Exclude<keyof typeof ADDRESS_COLUMNS, Derived>, string> = {
       id: 'id', cell: `h3_cell(${lat}, ${lng})`, longitude: lng, latitude: lat, number: 'CAST(numero AS INTEGER)', rep: 'rep',
       street: 'nom_voie', postcode: 'code_postal', locality_code: 'code_insee', locality_name: 'nom_commune',
       street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles',
     };
-    const derived: Partial<Record<keyof typeof ADDRESS_COLUMNS, string>> = {
+    const derived: Record<Derived, string> = {
       label: `concat_ws(' ', number::VARCHAR || coalesce(' ' || rep, ''), street, postcode, locality_name)`,
       source: q(banSource.id),
     };
@@ -107,7 +108,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
       lk AS (SELECT v, locality_key(v) AS k FROM (SELECT DISTINCT nom_commune AS v FROM raw WHERE ok))
       SELECT ${Object.entries(columns).map(([k, v]) => cast(k, v)).join(', ')}
       FROM raw JOIN sk ON sk.v = raw.nom_voie JOIN lk ON lk.v = raw.nom_commune WHERE ok`;
-    const afterSort = Object.keys(ADDRESS_COLUMNS).map((k) => (k in derived ? cast(k, derived[k as keyof typeof derived]!) : k)).join(', ');
+    const afterSort = Object.keys(ADDRESS_COLUMNS).map((k) => (k in derived ? cast(k, derived[k as Derived]) : k)).join(', ');
     const prepared = await stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell', afterSort });
     progress.tick(rows);
     progress.done();
