@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { booleanPointInPolygon } from '@turf/turf';
 import { DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import type { MultiPolygon, Polygon } from 'geojson';
-import { cellAndAncestors } from '../../schemas/tables/cells.ts';
+import { cellKey, pointCellKeys } from '../core/cell-keys.ts';
 import { ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
 
 type Out = { setItem(i: number, v: unknown): void; flush(): void };
@@ -14,21 +14,27 @@ type Out = { setItem(i: number, v: unknown): void; flush(): void };
  * published IRIS cover every sale gets null, and the finer levels simply have no indicator.
  */
 export async function registerIrisFunction(c: DuckDBConnection, dataDir: string): Promise<number> {
-  const cells = new Map<bigint, { code: string; interior: boolean }[]>();
+  const cells = new Map<number, { code: string; interior: boolean }[]>();
   const outlines = new Map<string, Polygon | MultiPolygon>();
   const dir = (t: string) => join(dataDir, 'fr', t);
   const has = (t: string) => existsSync(dir(t)) && readdirSync(dir(t)).some((f) => f.endsWith('.parquet'));
   if (has('zone_cells') && has('zones')) {
     const glob = (t: string) => `'${join(dir(t), '*.parquet').replaceAll("'", "''")}'`;
     const rows = (await c.runAndReadAll(`SELECT cell, code, interior FROM read_parquet(${glob('zone_cells')}, union_by_name = true) WHERE level = 'sublocality_level2'`)).getRowObjectsJS() as { cell: bigint; code: string; interior: boolean }[];
-    for (const r of rows) cells.set(r.cell, [...(cells.get(r.cell) ?? []), { code: r.code, interior: r.interior }]);
+    for (const r of rows) {
+      const key = cellKey(r.cell);
+      cells.set(key, [...(cells.get(key) ?? []), { code: r.code, interior: r.interior }]);
+    }
     const zones = (await c.runAndReadAll(`SELECT code, geometry FROM read_parquet(${glob('zones')}, union_by_name = true) WHERE level = 'sublocality_level2'`)).getRowObjectsJS() as { code: string; geometry: string }[];
     for (const z of zones) outlines.set(z.code, JSON.parse(z.geometry) as Polygon | MultiPolygon);
   }
+  const keys = new Float64Array(ZONE_COVER_RES + 1);
   const irisAt = (lat: number, lng: number): string | null => {
+    if (cells.size === 0) return null;
     const border: string[] = [];
-    for (const key of cellAndAncestors(lat, lng, ZONE_COVER_RES)) {
-      for (const z of cells.get(key) ?? []) {
+    const n = pointCellKeys(lat, lng, ZONE_COVER_RES, keys);
+    for (let k = 0; k < n; k++) {
+      for (const z of cells.get(keys[k]!) ?? []) {
         if (z.interior) return z.code;
         border.push(z.code);
       }
