@@ -53,25 +53,26 @@ export function salesSelect(lines: string, source: string): string {
     department_code: 'm.code_departement', region_code: 'r.region', iris_code: 'iris_code(m.lat, m.lng)',
     longitude: 'm.lng', latitude: 'm.lat', position_source: 'm.position_source', cell: 'h3_cell(m.lat, m.lng)', source: `'${source}'`,
   };
-  return `WITH l AS (SELECT * FROM ${lines}),
-    locals AS (SELECT DISTINCT id_mutation, parcel, volume, lots, local_type, built_surface, rooms FROM l WHERE local_type IS NOT NULL),
+  // Each subquery names the lines relation itself: a CTE over it, named five times, would be
+  // materialised, a full copy of the lines held in memory.
+  return `WITH locals AS (SELECT DISTINCT id_mutation, parcel, volume, lots, local_type, built_surface, rooms FROM ${lines} WHERE local_type IS NOT NULL),
     k AS (SELECT id_mutation,
       count(*) FILTER (WHERE local_type IN ('1', '2'))::INTEGER AS dwellings, count(*) FILTER (WHERE local_type = '1')::INTEGER AS houses,
       count(*) FILTER (WHERE local_type = '2')::INTEGER AS apartments, count(*) FILTER (WHERE local_type = '3')::INTEGER AS outbuildings,
       count(*) FILTER (WHERE local_type = '4')::INTEGER AS premises,
       sum(built_surface) FILTER (WHERE local_type IN ('1', '2')) AS surface, sum(rooms) FILTER (WHERE local_type IN ('1', '2'))::INTEGER AS rooms
       FROM locals GROUP BY id_mutation),
-    t AS (SELECT id_mutation, sum(land_surface) AS land_surface FROM (SELECT DISTINCT id_mutation, parcel, culture, special_culture, land_surface FROM l WHERE land_surface IS NOT NULL) GROUP BY id_mutation),
-    d AS (SELECT id_mutation, disposition, max(value) AS value FROM l GROUP BY id_mutation, disposition),
+    t AS (SELECT id_mutation, sum(land_surface) AS land_surface FROM (SELECT DISTINCT id_mutation, parcel, culture, special_culture, land_surface FROM ${lines} WHERE land_surface IS NOT NULL) GROUP BY id_mutation),
+    d AS (SELECT id_mutation, disposition, max(value) AS value FROM ${lines} GROUP BY id_mutation, disposition),
     v AS (SELECT id_mutation, CASE WHEN count(DISTINCT value) <= 1 THEN max(value) ELSE sum(value) END AS price FROM d GROUP BY id_mutation),
-    lt AS (SELECT id_mutation, string_agg(DISTINCT lot, '|' ORDER BY lot) AS lots FROM (SELECT id_mutation, unnest(lots) AS lot FROM l) GROUP BY id_mutation),
+    lt AS (SELECT id_mutation, string_agg(DISTINCT lot, '|' ORDER BY lot) AS lots FROM (SELECT id_mutation, unnest(lots) AS lot FROM ${lines}) GROUP BY id_mutation),
     m AS (SELECT id_mutation, min(date) AS date, arg_min(nature, line) AS nature, string_agg(DISTINCT parcel, '|' ORDER BY parcel) AS parcels,
       arg_min(nullif(concat_ws(' ', nullif(concat_ws(' ', number, suffix), ''), street, postcode, commune_name), ''), line) AS address,
       arg_min(code_commune, line) AS code_commune, arg_min(code_departement, line) AS code_departement,
       -- The first parcel centre published, else the first address found in the BAN.
       arg_min(lng, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lng, arg_min(lat, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS lat,
       arg_min(position_source, ${POSITION_ORDER}) FILTER (WHERE lng IS NOT NULL AND lat IS NOT NULL) AS position_source
-      FROM l GROUP BY id_mutation),
+      FROM ${lines} GROUP BY id_mutation),
     r AS (SELECT * FROM (VALUES ${regions}) AS r(department, region))
     SELECT ${Object.entries(columns).map(([k, e]) => `CAST(${e} AS ${SALE_COLUMNS[k as keyof typeof SALE_COLUMNS]}) AS ${k}`).join(',\n      ')}
     FROM m JOIN v USING (id_mutation) LEFT JOIN k USING (id_mutation) LEFT JOIN t USING (id_mutation) LEFT JOIN lt USING (id_mutation)

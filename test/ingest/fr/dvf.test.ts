@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { Manifest } from '../../../schemas/tables/manifest.ts';
 import { MarketIndicatorRow } from '../../../schemas/tables/market-indicators.ts';
 import { SaleRow } from '../../../schemas/tables/sales.ts';
-import { silentContext } from '../../helpers/fixture-data.ts';
+import { BORDER_LNG, buildFixtureData, silentContext } from '../../helpers/fixture-data.ts';
 
 const SAMPLES = join(REPO_ROOT, 'datasets/fr/dvf');
 const GEO_FILES = join(SAMPLES, 'csv/*/departements/*.csv');
@@ -49,6 +49,18 @@ describe('fr.dvf on the committed samples', () => {
     const indicators = manifest.partitions.find((p) => p.table === 'market_indicators')!;
     expect(indicators.sources).toHaveLength(11);
     expect(summary.at(-1)!.table).toBe('market_indicators');
+  });
+
+  it('gives the same sales when the lines are aggregated in many small buckets of mutations (as a national file is)', async () => {
+    const small = join(await mkdtemp(join(tmpdir(), 'lds-dvf-buckets-')), 'data');
+    await ingestDvf(silentContext(small), dvfFiles(SAMPLES).map((path) => ({ path })), { linesPerBucket: 10 });
+    const read = (dir: string) => analyst<Record<string, unknown>>(`SELECT * EXCLUDE (date), strftime(date, '%Y-%m-%d') AS date FROM '${dir}/fr/sales/*.parquet' ORDER BY id`);
+    const [one, many] = [await read(dataDir), await read(small)];
+    expect(one.length).toBeGreaterThan(200);
+    expect(many).toEqual(one);
+    // And each file still sorted by cell.
+    const [{ unsorted }] = await analyst<{ unsorted: bigint }>(`SELECT count(*) FILTER (WHERE down) AS unsorted FROM (SELECT cell < lag(cell) OVER (PARTITION BY filename ORDER BY file_row_number) AS down FROM read_parquet('${small}/fr/sales/*.parquet', filename = true, file_row_number = true) WHERE cell IS NOT NULL)`);
+    expect(unsorted).toBe(0n);
   });
 
   it('is sorted by cell, rows without position last', async () => {
@@ -148,6 +160,21 @@ describe('fr.dvf refused lines', () => {
     code_commune: '33001', nom_commune: 'Abzac', code_departement: '33', id_parcelle: '33001000AB0107', code_type_local: '1', type_local: 'Maison',
     surface_reelle_bati: '100', nombre_pieces_principales: '4', longitude: '-0.13', latitude: '45.01', ...extra,
   } as Record<string, string>)[c] ?? '').join(',');
+
+  it('gives each sale the IRIS of its position from the published cover, exactly on both sides of an IRIS border', async () => {
+    const dataDir = await buildFixtureData(); // IRIS 751030101 west of BORDER_LNG, 751110201 east of it, none in Gironde
+    const file = join(dataDir, '..', '75.csv');
+    const at = (id: string, lng: number, lat: number) => good(id, { code_commune: '75103', nom_commune: 'Paris 3e Arrondissement', code_departement: '75', id_parcelle: '75103000AB0107', longitude: lng.toFixed(7), latitude: lat.toFixed(7) });
+    await writeFile(file, `${[header,
+      at('inside-3e', 2.3600, 48.8620), at('west-of-border', BORDER_LNG - 0.00002, 48.8600), at('east-of-border', BORDER_LNG + 0.00002, 48.8600),
+      at('inside-11e', 2.3800, 48.8550), good('abzac'),
+    ].join('\n')}\n`);
+    await ingestDvf(silentContext(dataDir), [{ path: file }]);
+    const rows = await analyst<{ id: string; iris_code: string | null }>(`SELECT id, iris_code FROM '${dataDir}/fr/sales/75.parquet' ORDER BY id`);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.iris_code]))).toEqual({
+      'inside-3e': '751030101', 'west-of-border': '751030101', 'east-of-border': '751110201', 'inside-11e': '751110201', abzac: null,
+    });
+  });
 
   it('writes each refused line with its line number and reason, and leaves out its whole mutation', async () => {
     const root = await mkdtemp(join(tmpdir(), 'lds-dvf-bad-'));
