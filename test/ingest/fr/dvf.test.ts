@@ -194,6 +194,20 @@ describe('fr.dvf refused lines', () => {
     expect(sales!.rows).toBe(199);
   });
 
+  it('numbers lines right in a file large enough to be read on several threads', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-dvf-large-'));
+    const file = join(root, '33.csv');
+    // About 45 MB: DuckDB splits it between threads; refused lines sit early, in the middle and late.
+    const bad = new Map([[1_000, 'abc'], [130_000, 'x1'], [259_000, '-5']]);
+    const lines = Array.from({ length: 260_000 }, (_, i) => good(`2024-${i}`, { valeur_fonciere: bad.get(i + 2) ?? '250000', adresse_nom_voie: 'RUE DU GENERAL DE GAULLE PROLONGEE', nom_commune: 'Saint-Denis-de-Pile' }));
+    await writeFile(file, `${[header, ...lines].join('\n')}\n`);
+    const [sales] = await ingestDvf(silentContext(join(root, 'data')), [{ path: file }]);
+    const rejects = (await readFile(sales!.rejectsFile!, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';'));
+    expect(rejects.map(([line]) => Number(line))).toEqual([...bad.keys()]);
+    // Each refused line's own fields come back with its number.
+    for (const r of rejects) expect(r.join(';')).toContain(`2024-${Number(r[0]) - 2}`);
+  });
+
   it('fails and publishes nothing past the allowed share of refused lines', async () => {
     const root = await mkdtemp(join(tmpdir(), 'lds-dvf-fail-'));
     const file = join(root, '33.csv');
