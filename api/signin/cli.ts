@@ -17,7 +17,7 @@ import { ClientError, createClientRepository, type ClientRepository } from './cl
 export const USAGE = `Usage:
   signin clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] --type confidential|public
   signin clients list
-  signin clients revoke CLIENT_ID
+  signin clients revoke [--] CLIENT_ID   (-- before an id that starts with '-')
 
 The client secret of a confidential client is printed once: give it to the partner now.
 Revoking a client withdraws every consent, code and token issued to it.

@@ -54,7 +54,8 @@ export function createClientRepository(sql: Sql) {
         throw new ClientError(`invalid client: ${issue.path.join('.') || 'client'}: ${issue.message}`, 'invalid');
       }
       const c = parsed.data;
-      const clientId = randomBytes(16).toString('base64url');
+      // Hex, so an id never starts with '-' (a command line, `signin clients revoke ID`, would read it as an option).
+      const clientId = randomBytes(16).toString('hex');
       const secret = c.client_type === 'confidential' ? randomBytes(32).toString('base64url') : null;
       const [client] = await sql.query<RegisteredClient>(
         `INSERT INTO oauth_clients (client_id, name, client_type, redirect_uris, secret_hash)

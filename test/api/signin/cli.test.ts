@@ -26,7 +26,9 @@ describe('signin CLI', () => {
       dataDir,
     );
     expect(created.code).toBe(0);
-    const clientId = /client_id: (\S+)/.exec(created.out)![1];
+    const clientId = /client_id: (\S+)/.exec(created.out)![1]!;
+    // Hex: never read as an option on a command line (a base64url id started with '-' one time in 64).
+    expect(clientId).toMatch(/^[0-9a-f]{32}$/);
     const secret = /client_secret: (\S+)/.exec(created.out)![1];
     expect(created.out).toContain('redirect_uri: https://vvp.example.com/cb2');
 
@@ -48,6 +50,21 @@ describe('signin CLI', () => {
     const again = await run(['clients', 'revoke', clientId], dataDir);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/not found or already revoked/);
+  });
+
+  it('revokes a client whose id starts with a dash (ids of earlier versions) after --', async () => {
+    const sql = await openPglite(path.join(dataDir, 'state'));
+    try {
+      await sql.query(`INSERT INTO oauth_clients (client_id, name, client_type, redirect_uris, secret_hash) VALUES ('-Xy9_oldBase64urlId012', 'Ancien', 'public', ARRAY['https://old.example.com/cb'], NULL)`);
+    } finally {
+      await sql.close();
+    }
+    const unguarded = await run(['clients', 'revoke', '-Xy9_oldBase64urlId012'], dataDir);
+    expect(unguarded.code).toBe(2);
+    expect(unguarded.err).toContain('[--] CLIENT_ID');
+    const revoked = await run(['clients', 'revoke', '--', '-Xy9_oldBase64urlId012'], dataDir);
+    expect(revoked.code).toBe(0);
+    expect((await run(['clients', 'list'], dataDir)).out).toMatch(/-Xy9_oldBase64urlId012\s+Ancien\s+public\s.*revoked/);
   });
 
   it('registers a public client without a secret', async () => {
