@@ -89,9 +89,11 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
     // A row whose keys hold several languages is compared in the language that matched.
     agreeing.push(...rows.map((r) => ({ ...r, locality_key: e.locality_key })));
   }
-  const parts = (a: OfficialAddress) => ({ number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key });
-  agreeing.sort((a, b) => scoreCandidate(q, parts(b)) - scoreCandidate(q, parts(a)) || a.label.localeCompare(b.label));
-  return agreeing.length > 0 ? { candidates: agreeing, streetScore } : null;
+  // Each candidate scored once (a comparator would score it at every comparison: trigram
+  // similarities, about 6 ms a query for one street's forty numbers).
+  const scored = agreeing.map((a) => ({ a, score: scoreCandidate(q, { number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key }) }));
+  scored.sort((x, y) => y.score - x.score || x.a.label.localeCompare(y.a.label));
+  return scored.length > 0 ? { candidates: scored.map((s) => s.a), streetScore } : null;
 }
 
 /** A street of a locality in the `streets` memory table: its key, place, postcodes and cell envelope. */
