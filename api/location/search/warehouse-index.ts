@@ -34,24 +34,26 @@ export interface IndexCache<T> {
 }
 
 /**
- * One index per warehouse and country of `table`, built by `build` on first use after a refresh
- * that changed the table's files (a new manifest). The previous index is dropped first, so two
+ * One index per warehouse and country of `table` (or tables), built by `build` on first use after a
+ * refresh that changed their files (a new manifest). The previous index is dropped first, so two
  * never coexist; a build that fails (table rewritten under the read, read error) leaves the
  * DuckDB path answering until the next refresh retries.
  */
-export function indexCache<T>(table: string, build: (warehouse: Warehouse, country: Country) => Promise<T | null>): IndexCache<T> {
+export function indexCache<T>(table: string | readonly string[], build: (warehouse: Warehouse, country: Country) => Promise<T | null>): IndexCache<T> {
+  const tables = typeof table === 'string' ? [table] : table;
+  const signature = (warehouse: Warehouse, country: Country) => tables.map((t) => filesSignature(warehouse, country, t)).join('#');
   const built = new WeakMap<Warehouse, Map<Country, Entry<T>>>();
   const current = (warehouse: Warehouse, country: Country): Entry<T> => {
     let byCountry = built.get(warehouse);
     if (!byCountry) { byCountry = new Map(); built.set(warehouse, byCountry); }
     const hit = byCountry.get(country);
     if (hit && hit.generation === warehouse.generation) return hit;
-    const files = filesSignature(warehouse, country, table);
+    const files = signature(warehouse, country);
     if (hit && hit.files === files) { hit.generation = warehouse.generation; return hit; }
     const entry: Entry<T> = { generation: warehouse.generation, files, index: null, ready: Promise.resolve(null) };
     byCountry.set(country, entry);
     entry.ready = build(warehouse, country).then(
-      (index) => { if (byCountry.get(country) === entry && filesSignature(warehouse, country, table) === files) entry.index = index; return entry.index; },
+      (index) => { if (byCountry.get(country) === entry && signature(warehouse, country) === files) entry.index = index; return entry.index; },
       () => null,
     );
     return entry;
