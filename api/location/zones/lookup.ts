@@ -5,7 +5,7 @@ import type { ZoneLevel } from '../../../schemas/zone.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
-import { zoneIndexOf, type CoverRow } from './zone-index.ts';
+import { coverSql, zoneIndexOf, type CoverRow } from './zone-index.ts';
 
 export interface FoundZone { level: ZoneLevel; code: string; name: string | null; /** Catalogue id of the source the outline comes from. */ source: string | null }
 
@@ -40,9 +40,7 @@ export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
       // The cover in memory (zone-index.ts) once built; DuckDB's copy of it until then.
       const index = zoneIndexOf(warehouse, country);
       const rows = index ? index.rowsOf(cells) : await warehouse.query<CoverRow>(
-        `SELECT DISTINCT c.level, c.code, c.interior, n.name, n.source FROM ${country}_zone_cells_mem c
-         LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code WHERE c.cell IN (${cells.map((_, i) => `$${i + 1}`).join(', ')})
-         ORDER BY c.cell, c.level, c.code`, cells,
+        `${coverSql(country, `c.cell IN (${cells.map((_, i) => `$${i + 1}`).join(', ')})`)} ORDER BY c.cell, c.level, c.code`, cells,
       );
       const byLevel = new Map<ZoneLevel, { interior: FoundZone | null; border: FoundZone[] }>();
       for (const r of rows) {

@@ -19,10 +19,15 @@ export interface ZoneIndex {
   rowsOf(cells: readonly bigint[]): CoverRow[];
 }
 
+/** The cover rows (cell, zone, interior flag, zone name and source) from DuckDB's memory tables; `where` filters the cells. */
+export function coverSql(country: Country, where = 'true'): string {
+  return `SELECT DISTINCT c.cell, c.level, c.code, c.interior, n.name, n.source FROM ${country}_zone_cells_mem c
+    LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code WHERE ${where}`;
+}
+
 export async function buildZoneIndex(warehouse: Warehouse, country: Country): Promise<ZoneIndex | null> {
   if (!warehouse.has(country, 'zone_cells_mem') || !warehouse.has(country, 'zone_names')) return null;
-  const select = `SELECT DISTINCT c.cell, c.level, c.code, c.interior, n.name, n.source FROM ${country}_zone_cells_mem c
-    LEFT JOIN ${country}_zone_names n ON n.level = c.level AND n.code = c.code`;
+  const select = coverSql(country);
   const [{ n }] = await warehouse.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM (${select})`) as [{ n: number }];
   const cells = new BigUint64Array(n), zoneOf = new Uint32Array(n), interior = new Uint8Array(n);
   const zones: Omit<CoverRow, 'interior'>[] = [];
