@@ -11,14 +11,12 @@ import type { KeyRepository } from './core/keys/keys.ts';
 import type { RateLimiter } from './core/limits.ts';
 import type { Manifests } from './core/manifests.ts';
 import { openApiDocument } from './core/openapi.ts';
-import { registerRoute, type AnyRoute } from './core/routes.ts';
+import type { AnyRoute } from './core/routes.ts';
 import type { Warehouse } from './core/warehouse.ts';
 import type { Geocoder } from './location/geocoder/index.ts';
-import { countryLocationRoutes } from './location/routes.ts';
+import { locationPlugin } from './location/plugin.ts';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
-import { zoneRoutes } from './location/zones/routes.ts';
-import { variantRoutes } from './location/variant/routes.ts';
 import { docsPage } from './core/docs-page.ts';
 import { listingOpenApi } from './listing/openapi.ts';
 import { registerListing, sendListingFrameworkError } from './listing/plugin.ts';
@@ -98,14 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installGuard(app, { keys: deps.keys, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
 
   const routes: AnyRoute[] = [];
-  const zones = createZoneLookup(deps.warehouse);
-  const locationDeps = { ...deps, zones };
-  for (const country of ['fr', 'ca', 'be'] as const) {
-    for (const route of countryLocationRoutes(country, locationDeps)) registerRoute(app, route, routes);
-    for (const route of zoneRoutes(country, deps)) registerRoute(app, route, routes);
-  }
-  // The multi-country variant (spec 4.5), without a country prefix.
-  for (const route of variantRoutes(locationDeps)) registerRoute(app, route, routes);
+  await app.register(locationPlugin, { ...deps, zones: createZoneLookup(deps.warehouse), routes });
 
   // Supplier calls to the marketplace identify the user with a sign-in access token.
   let checkToken: ((token: string) => Promise<TokenCheck>) | null = null;

@@ -7,11 +7,12 @@ import { ConfigError, loadConfig, publicUrl } from './config.ts';
 import { systemClock } from './core/clock.ts';
 import { cacheActiveKeys } from './core/keys/key-cache.ts';
 import { createKeyRepository, type KeyRepository } from './core/keys/keys.ts';
+import { COUNTRIES } from '../datasets/countries.ts';
 import { memoryRateLimiter, redisRateLimiter } from './core/limits.ts';
 import { createManifests } from './core/manifests.ts';
 import { migrate } from './core/state/migrations.ts';
 import { openState, StateLockedError } from './core/state/sql.ts';
-import { openWarehouse } from './core/warehouse.ts';
+import { openLocationWarehouse } from './location/warehouse.ts';
 import { createGeocoder } from './location/geocoder/index.ts';
 import { preloadCoverage } from './location/coverage/index.ts';
 import { createResolvedAddresses } from './location/search/resolved.ts';
@@ -30,7 +31,7 @@ async function localSandboxKey(keys: KeyRepository, dataDir: string): Promise<st
     const key = readFileSync(file, 'utf8').trim();
     if (await keys.findActive(key)) return key;
   }
-  const { key } = await keys.create({ countries: ['fr', 'ca', 'be'], sandbox: true, label: 'local sandbox key (npm start)' });
+  const { key } = await keys.create({ countries: [...COUNTRIES], sandbox: true, label: 'local sandbox key (npm start)' });
   writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
 }
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.DATA_DIR);
   const sql = await openState({ databaseUrl: config.DATABASE_URL, dataDir });
   await migrate(sql);
-  const warehouse = await openWarehouse(dataDir);
+  const warehouse = await openLocationWarehouse(dataDir);
   const keys = cacheActiveKeys(createKeyRepository(sql), { clock: systemClock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
   preloadCoverage();
   const app = await buildApp({

@@ -7,7 +7,7 @@ import { memoryRateLimiter } from '../api/core/limits.ts';
 import { createManifests } from '../api/core/manifests.ts';
 import { migrate } from '../api/core/state/migrations.ts';
 import { openPglite, type Sql } from '../api/core/state/sql.ts';
-import { openWarehouse } from '../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../api/location/warehouse.ts';
 import { createResolvedAddresses } from '../api/location/search/resolved.ts';
 
 /**
@@ -18,7 +18,7 @@ import { createResolvedAddresses } from '../api/location/search/resolved.ts';
 export async function benchApp(dataDir: string, extra: (sql: Sql) => Partial<AppDeps> = () => ({})) {
   const sql = await openPglite('memory');
   await migrate(sql);
-  const warehouse = await openWarehouse(dataDir);
+  const warehouse = await openLocationWarehouse(dataDir);
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', QUOTA_UNITS_PER_MONTH: '100000000' });
   const keys = cacheActiveKeys(createKeyRepository(sql), { clock: systemClock, ttlMs: config.KEY_CACHE_TTL_S * 1000 });
   const { key } = await keys.create({ countries: ['fr'], sandbox: false });

@@ -20,6 +20,11 @@ export interface Source {
   update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'half_yearly' | 'yearly' | 'irregular';
   /** Tables of data/<country>/ this source feeds. */
   tables: string[];
+  /**
+   * For a source published as one file per territory: the territory each partition covers. A field
+   * it backs is `partial` in the catalog, with the territories ingested, until every one is.
+   */
+  partition_territories?: Record<string, string>;
   /** Committed format-faithful sample, relative to the repository root. */
   sample: string;
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
+import { COUNTRIES } from '../../datasets/countries.ts';
 
 /**
  * The read-only DuckDB handle over data/<country>/<table>/*.parquet. Each table is a view
@@ -30,30 +31,19 @@ export interface Warehouse {
   close(): void;
 }
 
-const TABLES = ['addresses', 'zones', 'zone_cells', 'sales', 'market_indicators'];
-
 /**
- * Small, hot tables copied into DuckDB's memory at each refresh (name -> SELECT over the view):
- * every location request reads them, and a query on a memory table costs a fraction of one on
- * Parquet files. The zone cover is a few bytes per cell, the street list one row per street of
- * a locality; zone outlines and address rows stay on disk.
+ * A small, hot table copied into DuckDB's memory at each refresh (a SELECT over the view `{src}`
+ * of table `from`): every location request reads such tables, and a query on a memory table costs
+ * a fraction of one on Parquet files.
  */
-const MEMORY_TABLES: Record<string, { from: string; select: string }> = {
-  zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
-  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code, any_value(source) AS source FROM {src} GROUP BY level, code' },
-  // Market indicators of the report (24-month medians and yearly series); quarterly rows stay on disk.
-  market_indicators_mem: { from: 'market_indicators', select: "SELECT * FROM {src} WHERE period IN ('24m', 'year') ORDER BY level, code" },
-  // One row per street of a locality, with the envelope of its cells: address search reads only there.
-  // Keys holding several language variants (Belgium: "grand place|grote markt") give one row per variant.
-  streets: { from: 'addresses', select: `SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM (
-      SELECT street_key, locality_key, locality_code, postcode, cell FROM {src} WHERE NOT contains(street_key, '|') AND NOT contains(locality_key, '|')
-      UNION ALL
-      SELECT s.k AS street_key, l.k AS locality_key, locality_code, postcode, cell FROM {src} a, unnest(string_split(a.street_key, '|')) AS s(k), unnest(string_split(a.locality_key, '|')) AS l(k)
-      WHERE contains(a.street_key, '|') OR contains(a.locality_key, '|')) GROUP BY ALL` },
-};
-const COUNTRIES: Country[] = ['fr', 'ca', 'be'];
+export interface MemoryTable { from: string; select: string }
 
-export async function openWarehouse(dataDir: string): Promise<Warehouse> {
+/** What the warehouse exposes: the tables of data/<country>/ and the memory tables derived from them. */
+export interface WarehouseLayout { tables: readonly string[]; memoryTables: Readonly<Record<string, MemoryTable>> }
+
+export async function openWarehouse(dataDir: string, layout: WarehouseLayout): Promise<Warehouse> {
+  const TABLES = layout.tables;
+  const MEMORY_TABLES = layout.memoryTables;
   const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
   const setup = await instance.connect();
   // Parquet footers cached across queries: without it every query re-reads them (about 20 ms on a 2 M-row file).

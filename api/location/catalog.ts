@@ -1,68 +1,22 @@
+import { z } from 'zod';
 import type { Country, Locale } from '../../schemas/common.ts';
-import type { CatalogDomain, CatalogField } from '../../schemas/catalog.ts';
-import { DOMAINS, type Domain } from '../../schemas/domain.ts';
+import { CatalogDomains, CatalogFields, type CatalogDomain, type CatalogField } from '../../schemas/catalog.ts';
+import { DOMAINS } from '../../schemas/domain.ts';
+import { envelope as envelopeSchema } from '../../schemas/envelope.ts';
 import { labelOf } from '../../schemas/common.ts';
 import type { Manifest } from '../../schemas/tables/manifest.ts';
 import { sourceById } from '../../datasets/catalogue.ts';
-import { MARKET_FIELDS } from './market/fields.ts';
+import { profileOf } from '../../datasets/countries.ts';
+import { envelope } from '../core/respond.ts';
+import type { AnyRoute } from '../core/routes.ts';
+import { ALL_FIELDS, computes, DOMAIN_REGISTRY } from './domains/index.ts';
+import type { LocationRouteDeps } from './domains/types.ts';
+import { localeOf, placeShape } from './params.ts';
 
-export interface FieldDef {
-  id: string;
-  domain: string;
-  label: Record<Locale, string>;
-  definition: Record<Locale, string>;
-  unit: string | null;
-  /** Source ids and table that back the field; none means computed from the request. */
-  sources: string[];
-  table: string | null;
-  countries: Country[];
-  /** Territories covered when the source does not cover the whole country (coverage partial). */
-  territories?: string[];
-}
+export const CatalogFieldsResponse = envelopeSchema(CatalogFields);
+export const CatalogDomainsResponse = envelopeSchema(CatalogDomains);
 
-/** Fields served by the location domain (spec 2.6) and what backs them. */
-const FR_FIELDS: FieldDef[] = [
-  { id: 'location.address', domain: 'location', label: { fr: 'Adresse', en: 'Address' }, definition: { fr: "Adresse officielle retenue (au numéro, à la rue ou à la commune selon la précision)", en: 'Official address kept (at the number, street or locality depending on precision)' }, unit: null, sources: ['fr.ban'], table: 'addresses', countries: ['fr'] },
-  { id: 'location.precision', domain: 'location', label: { fr: 'Précision', en: 'Precision' }, definition: { fr: 'Précision de la position retenue: input, building, address, street, locality', en: 'Precision of the position kept: input, building, address, street, locality' }, unit: null, sources: [], table: null, countries: ['fr', 'ca', 'be'] },
-  { id: 'location.zones.administrative_area_level1', domain: 'location', label: { fr: 'Région', en: 'Region' }, definition: { fr: 'Région contenant le point (code INSEE)', en: 'Region containing the point (INSEE code)' }, unit: null, sources: ['fr.admin-express'], table: 'zones', countries: ['fr'] },
-  { id: 'location.zones.administrative_area_level2', domain: 'location', label: { fr: 'Département', en: 'Department' }, definition: { fr: 'Département contenant le point (code INSEE)', en: 'Department containing the point (INSEE code)' }, unit: null, sources: ['fr.admin-express'], table: 'zones', countries: ['fr'] },
-  { id: 'location.zones.locality', domain: 'location', label: { fr: 'Commune', en: 'Commune' }, definition: { fr: 'Commune contenant le point (code officiel géographique)', en: 'Commune containing the point (official geographic code)' }, unit: null, sources: ['fr.admin-express'], table: 'zones', countries: ['fr'] },
-  { id: 'location.zones.sublocality_level1', domain: 'location', label: { fr: 'Arrondissement municipal', en: 'Municipal arrondissement' }, definition: { fr: 'Arrondissement municipal de Paris, Lyon ou Marseille; null ailleurs', en: 'Municipal arrondissement of Paris, Lyon or Marseille; null elsewhere' }, unit: null, sources: ['fr.admin-express'], table: 'zones', countries: ['fr'] },
-  { id: 'location.zones.sublocality_level2', domain: 'location', label: { fr: 'IRIS', en: 'IRIS' }, definition: { fr: "IRIS contenant le point (code à 9 caractères)", en: 'IRIS containing the point (9-character code)' }, unit: null, sources: ['fr.contours-iris'], table: 'zones', countries: ['fr'] },
-  { id: 'location.parcel', domain: 'location', label: { fr: 'Parcelle cadastrale', en: 'Cadastral parcel' }, definition: { fr: "Parcelle de l'adresse telle que la BAN la publie (identifiant, référence); surface non encore servie", en: 'Parcel of the address as published by the BAN (id, reference); area not served yet' }, unit: null, sources: ['fr.ban'], table: 'addresses', countries: ['fr'] },
-];
-
-type Def = [id: string, label: Record<Locale, string>, definition: Record<Locale, string>, sources: string[], table: string];
-const zoneFields = (country: Country, defs: Def[]): FieldDef[] => defs.map(([id, label, definition, sources, table]) => ({ id, domain: 'location', label, definition, unit: null, sources, table, countries: [country] }));
-
-const BE_FIELDS = zoneFields('be', [
-  ['location.address', { fr: 'Adresse', en: 'Address' }, { fr: "Adresse BeST au numéro, nommée dans la langue de la région; trouvée en français, néerlandais ou allemand", en: 'BeST address at the number, named in the language of the region; found in French, Dutch or German' }, ['be.best'], 'addresses'],
-  ['location.zones.administrative_area_level1', { fr: 'Région', en: 'Region' }, { fr: 'Région contenant le point (code REFNIS: 02000 Flandre, 03000 Wallonie, 04000 Bruxelles-Capitale)', en: 'Region containing the point (REFNIS code: 02000 Flanders, 03000 Wallonia, 04000 Brussels-Capital)' }, ['be.statbel-sectors', 'be.refnis'], 'zones'],
-  ['location.zones.administrative_area_level2', { fr: 'Province', en: 'Province' }, { fr: 'Province contenant le point (code REFNIS); null dans la Région de Bruxelles-Capitale', en: 'Province containing the point (REFNIS code); null in the Brussels-Capital Region' }, ['be.statbel-sectors', 'be.refnis'], 'zones'],
-  ['location.zones.administrative_area_level3', { fr: 'Arrondissement administratif', en: 'Administrative arrondissement' }, { fr: 'Arrondissement administratif contenant le point (code REFNIS)', en: 'Administrative arrondissement containing the point (REFNIS code)' }, ['be.statbel-sectors', 'be.refnis'], 'zones'],
-  ['location.zones.locality', { fr: 'Commune', en: 'Municipality' }, { fr: 'Commune contenant le point (code NIS), nommée dans ses langues officielles', en: 'Municipality containing the point (NIS code), named in its official languages' }, ['be.statbel-sectors', 'be.refnis'], 'zones'],
-  ['location.zones.sublocality_level1', { fr: 'Section', en: 'Section' }, { fr: 'Section (ancienne commune) contenant le point', en: 'Section (former municipality) containing the point' }, ['be.statbel-sectors'], 'zones'],
-  ['location.zones.sublocality_level2', { fr: 'Secteur statistique', en: 'Statistical sector' }, { fr: 'Secteur statistique Statbel contenant le point', en: 'Statbel statistical sector containing the point' }, ['be.statbel-sectors'], 'zones'],
-]);
-
-const CA_FIELDS = zoneFields('ca', [
-  ['location.address', { fr: 'Adresse', en: 'Address' }, { fr: 'Adresse civique Adresses Québec au numéro', en: 'Adresses Québec civic address at the number' }, ['ca.adresses-quebec'], 'addresses'],
-  ['location.zones.administrative_area_level1', { fr: 'Province', en: 'Province' }, { fr: 'Province de Québec (code 24)', en: 'Province of Quebec (code 24)' }, ['ca.sda'], 'zones'],
-  ['location.zones.administrative_area_level2', { fr: 'Région administrative', en: 'Administrative region' }, { fr: 'Région administrative contenant le point (code 01 à 17)', en: 'Administrative region containing the point (code 01 to 17)' }, ['ca.sda', 'ca.mun'], 'zones'],
-  ['location.zones.administrative_area_level3', { fr: 'MRC ou territoire équivalent', en: 'MRC or equivalent territory' }, { fr: 'MRC contenant le point, ou le territoire équivalent (division de recensement) hors MRC', en: 'Regional county municipality containing the point, or the equivalent territory (census division) outside any MRC' }, ['ca.sda', 'ca.mun'], 'zones'],
-  ['location.zones.locality', { fr: 'Municipalité', en: 'Municipality' }, { fr: 'Municipalité contenant le point (code géographique du MAMH)', en: 'Municipality containing the point (MAMH geographic code)' }, ['ca.sda', 'ca.mun', 'ca.montreal-limadmin'], 'zones'],
-  ['location.zones.sublocality_level1', { fr: 'Arrondissement', en: 'Borough' }, { fr: 'Arrondissement (Montréal, Québec...); null dans une municipalité sans arrondissement', en: 'Borough (Montreal, Quebec City...); null in a municipality without boroughs' }, ['ca.sda', 'ca.montreal-limadmin'], 'zones'],
-  ['location.zones.rental_survey_area', { fr: "Quartier d'enquête locative", en: 'Rental survey area' }, { fr: "Quartier de l'enquête sur les logements locatifs; code Q + région d'enquête + quartier", en: 'Rental survey neighbourhood; code Q + survey region + neighbourhood' }, ['ca.rental-areas'], 'zones'],
-  ['location.zones.postal_code_prefix', { fr: 'Région de tri d’acheminement', en: 'Forward sortation area' }, { fr: 'Trois premiers caractères du code postal (Statistique Canada)', en: 'First three characters of the postal code (Statistics Canada)' }, ['ca.statcan-fsa'], 'zones'],
-]);
-
-const FIELDS: FieldDef[] = [...FR_FIELDS, ...BE_FIELDS, ...CA_FIELDS];
-
-/** BeST is published per region: the regions whose file is ingested. */
-const BEST_REGIONS: Record<string, string> = { 'best.bebru': 'Brussels-Capital Region', 'best.bevlg': 'Flemish Region', 'best.bewal': 'Walloon Region' };
-const ALL_FIELDS: FieldDef[] = [...FIELDS, ...MARKET_FIELDS];
-
-/** /catalog/fields: each field with its definition and whether its sources are ingested here. */
+/** /catalog/fields: each field of the domains with its definition and whether its sources are ingested here. */
 export function catalogFields(country: Country, locale: Locale, manifest: Manifest): CatalogField[] {
   return ALL_FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
     const parts = manifest.partitions.filter((p) => f.table !== null && p.table === f.table && p.sources.some((s) => f.sources.includes(s.id) || s.id.startsWith(`${country}.zones.`)));
@@ -72,9 +26,12 @@ export function catalogFields(country: Country, locale: Locale, manifest: Manife
     const ingested = f.table === null || parts.length > 0;
     let status: CatalogField['coverage']['status'] = !ingested ? 'not_ingested' : f.territories ? 'partial' : 'available';
     let territories: string[] | null = ingested ? f.territories ?? null : null;
-    if (f.sources.includes('be.best') && parts.length > 0) {
-      territories = [...new Set(parts.map((p) => BEST_REGIONS[p.partition]).filter((r): r is string => !!r))].sort();
-      if (territories.length < 3) status = 'partial';
+    // A source published per territory covers the territories whose partition is ingested.
+    const perTerritory = sources.find((s) => s.partition_territories);
+    if (perTerritory && parts.length > 0) {
+      const all = perTerritory.partition_territories!;
+      territories = [...new Set(parts.map((p) => all[p.partition]).filter((r): r is string => !!r))].sort();
+      if (territories.length < Object.keys(all).length) status = 'partial';
     }
     return {
       id: f.id, domain: f.domain, label: f.label[locale], definition: f.definition[locale], unit: f.unit, update_frequency: frequency,
@@ -83,24 +40,39 @@ export function catalogFields(country: Country, locale: Locale, manifest: Manife
   });
 }
 
-/** Belgian domains (spec 1, 4.4): their routes and the fields of sections 2.6, 2.9, 2.10, 2.11. */
-const BE_DOMAINS: { id: Domain; routes: string[]; fields: string[] }[] = [
-  { id: 'location', routes: ['/location', '/report'], fields: [] },
-  { id: 'risks', routes: ['/risks', '/report'], fields: ['hazards', 'not_assessed', 'summary', 'polluted_sites.inside', 'polluted_sites.counts', 'polluted_sites.items'] },
-  { id: 'market', routes: ['/market', '/market/permits', '/report'], fields: ['sale_price_median.apartment', 'sale_price_median.house', 'permits_nearby'] },
-  { id: 'places', routes: ['/places', '/report'], fields: ['counts', 'items'] },
-  { id: 'access', routes: ['/access', '/report'], fields: ['nearest.station', 'nearest.airport', 'nearest.highway_access', 'nearest.school', 'stations', 'airports', 'highway_accesses', 'fuel_stations', 'charging_stations'] },
-  { id: 'residents', routes: ['/residents', '/zones/{level}/{code}', '/report'], fields: ['income.taxable_median', 'housing.dwellings', 'housing.houses_share'] },
-  { id: 'urbanism', routes: ['/urbanism', '/report'], fields: ['document', 'zone'] },
-];
-/** Domains computed by this service today. */
-const SERVED_DOMAINS: Domain[] = ['location'];
+/** /catalog/domains: each domain the country publishes, with its routes and fields, and whether it is computed here. */
+export function catalogDomains(country: Country, locale: Locale): CatalogDomain[] {
+  return profileOf(country).domains.map((id) => {
+    const m = DOMAIN_REGISTRY[id];
+    return {
+      id, label: labelOf(DOMAINS, id, locale), routes: (m.paths[country] ?? []).map((r) => `/api/v1/${country}${r}`),
+      fields: m.catalogFields[country] ?? [], served: computes(id, country),
+    };
+  });
+}
 
-/** /catalog/domains of Belgium: each domain with its routes and fields, and whether it is computed here. */
-export function catalogDomains(locale: Locale): CatalogDomain[] {
-  return BE_DOMAINS.map((d) => ({
-    id: d.id, label: labelOf(DOMAINS, d.id, locale), routes: d.routes.map((r) => `/api/v1/be${r}`),
-    fields: d.id === 'location' ? FIELDS.filter((f) => f.countries.includes('be')).map((f) => f.id.replace(/^location\./, '')) : d.fields,
-    served: SERVED_DOMAINS.includes(d.id),
-  }));
+const CATALOG_ERRORS = ['invalid_parameter', 'unauthorized', 'country_not_allowed', 'internal_error'] as const;
+
+/** The catalog routes a country serves (spec 4.2, 4.4; which ones: datasets/<country>/profile.ts). */
+export function catalogRoutes(country: Country, deps: LocationRouteDeps): AnyRoute[] {
+  const base = `/api/v1/${country}`;
+  const routes: Record<'fields' | 'domains', AnyRoute> = {
+    fields: {
+      method: 'GET', url: `${base}/catalog/fields`, tags: [country], summary: 'Field definitions with their coverage',
+      query: z.strictObject({ locale: placeShape.locale }), response: CatalogFieldsResponse, errors: [...CATALOG_ERRORS],
+      policy: { auth: true, country, units: 0 },
+      handler: async ({ request, query }) => {
+        const locale = localeOf(request, query.locale);
+        const manifest = await deps.manifests.get(country);
+        return envelope(request, deps.clock, { country, fields: catalogFields(country, locale, manifest) });
+      },
+    },
+    domains: {
+      method: 'GET', url: `${base}/catalog/domains`, tags: [country], summary: 'Domains with their routes and fields',
+      query: z.strictObject({ locale: placeShape.locale }), response: CatalogDomainsResponse, errors: [...CATALOG_ERRORS],
+      policy: { auth: true, country, units: 0 },
+      handler: async ({ request, query }) => envelope(request, deps.clock, { country, domains: catalogDomains(country, localeOf(request, query.locale)) }),
+    },
+  };
+  return profileOf(country).catalogs.map((c) => routes[c]);
 }

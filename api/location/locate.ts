@@ -4,6 +4,7 @@ import { PRECISIONS, type Location } from '../../schemas/location.ts';
 import { ZONE_LEVEL_ORDER, type ZoneLevel, type Zones } from '../../schemas/zone.ts';
 import { rangesAround } from '../../schemas/tables/cells.ts';
 import { ApiError } from '../core/errors.ts';
+import { profileOf } from '../../datasets/countries.ts';
 import { isInCountry } from './coverage/index.ts';
 import type { PlaceInput } from './params.ts';
 import { nearestAddress } from './search/official.ts';
@@ -12,25 +13,6 @@ import type { ZoneLookup } from './zones/lookup.ts';
 
 export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 
-export const COUNTRY_ZONE: Record<Country, { code: string; name: string }> = {
-  fr: { code: 'FR', name: 'France' },
-  ca: { code: 'CA', name: 'Canada' },
-  be: { code: 'BE', name: 'Belgique / België / Belgien' },
-};
-
-/** Levels a country does not use at all (spec 2.4): null with reason not_applicable. */
-const UNUSED_LEVELS: Record<Country, ZoneLevel[]> = {
-  fr: ['administrative_area_level3', 'rental_survey_area', 'postal_code_prefix'],
-  ca: ['sublocality_level2'],
-  be: ['rental_survey_area', 'postal_code_prefix'],
-};
-
-/** Levels that exist only in some places: absent elsewhere is not_applicable rather than not_found. */
-const PARTIAL_LEVELS: Record<Country, ZoneLevel[]> = {
-  fr: ['sublocality_level1'],
-  ca: ['sublocality_level1'],
-  be: ['administrative_area_level2'],
-};
 
 /** An official address within this distance of a position is served as its address. */
 const REVERSE_MAX_M = 25;
@@ -82,7 +64,8 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   const found = await deps.zones.zonesAt(country, lng, lat);
   const ingested = await deps.zones.levels(country);
   const zones = Object.fromEntries(ZONE_LEVEL_ORDER.map((l) => [l, null])) as Zones;
-  zones.country = { level: 'country', ...COUNTRY_ZONE[country] };
+  const profile = profileOf(country);
+  zones.country = { level: 'country', code: profile.code, name: profile.name };
   for (const z of found) {
     zones[z.level] = { level: z.level, code: z.code, name: z.name };
     if (z.source) sources.add(z.source);
@@ -90,7 +73,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   const notIngested: ZoneLevel[] = [];
   for (const level of ZONE_LEVEL_ORDER) {
     if (zones[level]) continue;
-    if (UNUSED_LEVELS[country].includes(level) || PARTIAL_LEVELS[country].includes(level)) missing[`zones.${level}`] = 'not_applicable';
+    if (profile.zoneLevels.unused.includes(level) || profile.zoneLevels.partial.includes(level)) missing[`zones.${level}`] = 'not_applicable';
     else if (!ingested.has(level)) { missing[`zones.${level}`] = 'unavailable'; notIngested.push(level); }
     else missing[`zones.${level}`] = 'not_found';
   }
@@ -116,6 +99,5 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
 }
 
 function outside(country: Country): ApiError {
-  const territory = { fr: 'France (metropolitan and overseas departments)', ca: 'Quebec', be: 'Belgium' }[country];
-  return new ApiError('outside_coverage', `position outside the territory served by this route: ${territory}`, { country });
+  return new ApiError('outside_coverage', `position outside the territory served by this route: ${profileOf(country).territory.en}`, { country });
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Locale } from '../../schemas/common.ts';
+import type { ErrorCode } from '../../schemas/error.ts';
 import { ApiError, invalidParameter } from '../core/errors.ts';
 
 const coordinate = (name: string, min: number, max: number) =>
@@ -47,3 +48,15 @@ export function localeOf(request: FastifyRequest, param: Locale | undefined): Lo
   }
   return 'fr';
 }
+
+/** Errors of every route that takes a place (spec 7). */
+export const PLACE_ERRORS = ['invalid_parameter', 'ambiguous_location', 'unauthorized', 'country_not_allowed', 'domain_not_allowed', 'address_not_found', 'outside_coverage', 'rate_limited', 'quota_exceeded', 'internal_error', 'maintenance'] as const satisfies readonly ErrorCode[];
+
+/** Report parameters beyond the place (spec 4.1). */
+export const reportShape = {
+  include: z.string().trim().optional().describe('comma-separated domains, a domain restricted to fields with a dot (market.sale_price_median); default all domains of the key'),
+  property_id: z.string().regex(/^prp_[A-Za-z0-9_-]+$/, 'property_id must be a prp_ identifier').optional().describe('property to describe when the building has several'),
+  property_type: z.enum(['apartment', 'house']).optional().describe('serves only values of this type'),
+  radius: z.string().regex(/^\d+$/, 'radius must be an integer number of meters').transform(Number)
+    .refine((v) => v >= 100 && v <= 2000, 'radius must be between 100 and 2000').optional().describe('meters, 100 to 2000, radius of lists'),
+};

@@ -8,7 +8,8 @@ import { memoryRateLimiter } from '../../api/core/limits.ts';
 import { createManifests } from '../../api/core/manifests.ts';
 import { migrate } from '../../api/core/state/migrations.ts';
 import { openPglite, type Sql } from '../../api/core/state/sql.ts';
-import { openWarehouse, type Warehouse } from '../../api/core/warehouse.ts';
+import { type Warehouse } from '../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../api/location/warehouse.ts';
 import type { Geocoder } from '../../api/location/geocoder/index.ts';
 import { createResolvedAddresses } from '../../api/location/search/resolved.ts';
 import { createCredentialRepository } from '../../api/listing/credentials.ts';
@@ -32,7 +33,7 @@ export async function buildTestApp(dataDir: string, opts: { env?: Record<string,
   const ownSql = !opts.sql;
   const sql = opts.sql ?? await openPglite('memory');
   if (ownSql) await migrate(sql);
-  const warehouse = await openWarehouse(dataDir);
+  const warehouse = await openLocationWarehouse(dataDir);
   let now = new Date('2026-11-20T10:00:30Z');
   const clock = { now: () => now, set: (d: Date) => { now = d; } };
   // As the server builds it: revocations through `keys` apply at once.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestGenericZones } from '../../ingest/generic/zones.ts';
 import { ingestBeZones } from '../../ingest/be/zones.ts';
 import { ingestCaZones } from '../../ingest/ca/zones.ts';
-import { LocationResponse } from '../../api/location/routes.ts';
+import { LocationResponse } from '../../api/location/domains/location/routes.ts';
 import { ErrorBody } from '../../schemas/error.ts';
 import { silentContext } from '../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';

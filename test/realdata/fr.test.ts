@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestBanFile } from '../../ingest/fr/ban.ts';
 import { ingestGenericZones } from '../../ingest/generic/zones.ts';
-import { LocationResponse } from '../../api/location/routes.ts';
+import { LocationResponse } from '../../api/location/domains/location/routes.ts';
 import { silentContext } from '../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -5,20 +5,13 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { Country as CountryEnum } from '../../../schemas/common.ts';
+import { Domain as DomainEnum } from '../../../schemas/domain.ts';
 import type { Sql } from '../state/sql.ts';
 
-export const COUNTRIES = ['fr', 'ca', 'be'] as const;
-export const DOMAINS = [
-  'location',
-  'building',
-  'property',
-  'risks',
-  'market',
-  'places',
-  'access',
-  'residents',
-  'urbanism',
-] as const;
+// The contract's lists (schemas/): a key names countries and domains the service knows.
+export const COUNTRIES = CountryEnum.options;
+export const DOMAINS = DomainEnum.options;
 export type Country = (typeof COUNTRIES)[number];
 export type Domain = (typeof DOMAINS)[number];
 

@@ -26,8 +26,10 @@ import {
   normalizeRep,
   normalizeText,
 } from '../../../schemas/tables/address-key.ts';
+import type { Country } from '../../../schemas/common.ts';
+import { profileOf } from '../../../datasets/countries.ts';
 
-export type AddressCountry = 'fr' | 'be' | 'ca';
+export type AddressCountry = Country;
 
 export interface ParsedAddress {
   number: number | null;
@@ -118,7 +120,8 @@ interface Tok {
 }
 
 function findPostcode(toks: Tok[], country: AddressCountry): { start: number; len: number; value: string } | null {
-  if (country === 'ca') {
+  const rule = profileOf(country).address.postcode;
+  if (rule === 'canadian_a1a_1a1') {
     for (let i = 0; i < toks.length; i++) {
       const a = toks[i].t;
       if (/^[a-z]\d[a-z]\d[a-z]\d$/.test(a)) return { start: i, len: 1, value: `${a.slice(0, 3)} ${a.slice(3)}`.toUpperCase() };
@@ -127,7 +130,7 @@ function findPostcode(toks: Tok[], country: AddressCountry): { start: number; le
     }
     return null;
   }
-  if (country === 'be') {
+  if (rule === 'four_digits_before_locality') {
     // The last 4-digit token followed only by words (the city), e.g. "Rue de la Loi 16, 1000 Bruxelles".
     for (let i = toks.length - 1; i >= 0; i--) {
       if (!/^\d{4}$/.test(toks[i].t) || Number(toks[i].t) < 1000) continue;

@@ -25,8 +25,9 @@
  * only runs for the rare points that fail the strict test, only on polygons
  * whose bbox is near the point, and is a few microseconds per segment.
  */
+import type { Country } from '../../../schemas/common.ts';
+import { COUNTRIES, profileOf } from '../../../datasets/countries.ts';
 import {
-  ISO_NUMERIC,
   indexPolygon,
   insideAny,
   withinKmOfOutline,
@@ -35,9 +36,7 @@ import {
 } from './outlines.ts';
 import { QUEBEC_APPROX_RING } from './quebec.ts';
 
-export type CoverageCountry = 'fr' | 'be' | 'ca';
-
-export const COVERAGE_COUNTRIES: readonly CoverageCountry[] = ['fr', 'be', 'ca'];
+export type CoverageCountry = Country;
 
 /** Distance to the outline under which a point outside the polygon still counts (sea side only). */
 // 2 km rather than 1: e.g. central Menton (43.7764, 7.5048) lies 1.5-2 km
@@ -81,22 +80,15 @@ function validPosition(lng: number, lat: number): boolean {
  */
 export function isInCountry(country: CoverageCountry, lng: number, lat: number): boolean {
   if (!validPosition(lng, lat)) return false;
-  switch (country) {
-    case 'fr':
-      return inNaturalEarthCountry(ISO_NUMERIC.fr, lng, lat);
-    case 'be':
-      return inNaturalEarthCountry(ISO_NUMERIC.be, lng, lat);
-    case 'ca':
-      // Cheap hand-made polygon first: it rejects most of the world.
-      return insideAny(quebecApprox(), lng, lat) && inNaturalEarthCountry(ISO_NUMERIC.ca, lng, lat);
-    default:
-      return false;
-  }
+  const { outline } = profileOf(country);
+  // The finer outline first where there is one: the cheap hand-made polygon rejects most of the world.
+  if (outline.within === 'quebec' && !insideAny(quebecApprox(), lng, lat)) return false;
+  return inNaturalEarthCountry(outline.naturalEarthId, lng, lat);
 }
 
 /** The served territory containing the position, or null. */
 export function countryOf(lng: number, lat: number): CoverageCountry | null {
-  for (const c of COVERAGE_COUNTRIES) if (isInCountry(c, lng, lat)) return c;
+  for (const c of COUNTRIES) if (isInCountry(c, lng, lat)) return c;
   return null;
 }
 

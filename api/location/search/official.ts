@@ -1,7 +1,18 @@
 import type { Country } from '../../../schemas/common.ts';
-import type { Warehouse } from '../../core/warehouse.ts';
+import type { MemoryTable, Warehouse } from '../../core/warehouse.ts';
 import { addressIndexOf } from './address-index.ts';
 import { scoreCandidate, streetKey, type ParsedAddress } from '../address/index.ts';
+
+/**
+ * One row per street of a locality, with the envelope of its cells, held in DuckDB's memory:
+ * address search reads only there. Keys holding several language variants (Belgium:
+ * "grand place|grote markt") give one row per variant.
+ */
+export const STREETS_MEMORY_TABLE: MemoryTable = { from: 'addresses', select: `SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM (
+      SELECT street_key, locality_key, locality_code, postcode, cell FROM {src} WHERE NOT contains(street_key, '|') AND NOT contains(locality_key, '|')
+      UNION ALL
+      SELECT s.k AS street_key, l.k AS locality_key, locality_code, postcode, cell FROM {src} a, unnest(string_split(a.street_key, '|')) AS s(k), unnest(string_split(a.locality_key, '|')) AS l(k)
+      WHERE contains(a.street_key, '|') OR contains(a.locality_key, '|')) GROUP BY ALL` };
 
 export interface OfficialAddress {
   id: string;

@@ -1,3 +1,4 @@
+import { COUNTRIES } from '../../../datasets/countries.ts';
 import type { Country, Locale } from '../../../schemas/common.ts';
 import type { Warning } from '../../../schemas/domain.ts';
 import type { Location } from '../../../schemas/location.ts';
@@ -12,7 +13,6 @@ import type { PlaceInput } from '../params.ts';
 import { findLocality, findStreet } from '../search/official.ts';
 import { toVariantCountry, variantPrecision } from './map.ts';
 
-const COUNTRIES: Country[] = ['fr', 'be', 'ca'];
 
 /** What the official addresses of one country make of a query: how precisely, and where. */
 export interface CountryMatch {

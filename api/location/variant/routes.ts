@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Manifests } from '../../core/manifests.ts';
 import type { AnyRoute } from '../../core/routes.ts';
 import type { LocateDeps } from '../locate.ts';
-import { COUNTRY_ZONE } from '../locate.ts';
+import { COUNTRIES, PROFILES } from '../../../datasets/countries.ts';
 import { localeOf, placeInput, placeShape } from '../params.ts';
 import { elsewhereAlternatives, locateAnywhere } from './locate.ts';
 import { fromVariantCountry, LEVEL_TO_VARIANT, toVariantCountry, toVariantLocation } from './map.ts';
@@ -22,19 +22,8 @@ export interface VariantRouteDeps extends LocateDeps { manifests: Manifests; clo
 export const VariantLocationResponse = z.object({ data: z.object({ location: VariantLocation }), meta: VariantMeta });
 export const CoverageResponse = z.object({ data: Coverage, meta: VariantMeta });
 
-const COUNTRIES: Country[] = ['fr', 'be', 'ca'];
-
-/** What each country publishes per domain of the variant (spec 2.12 "Coverage"). */
-const PUBLISHED: Record<Country, Partial<Record<VariantDomain, 'partial' | 'none'>>> = {
-  fr: {},
-  be: { property: 'partial', energy: 'partial', amenities: 'partial', transport: 'partial', urbanism: 'partial', sales: 'none', rents: 'none', taxation: 'none' },
-  ca: { urbanism: 'partial', population: 'partial', sales: 'none' },
-};
 /** Domains this service computes today. */
 const SERVED: VariantDomain[] = ['location'];
-const TERRITORY: Record<Country, string> = {
-  fr: 'France métropolitaine et départements d’outre-mer', ca: 'Québec', be: 'Belgique / België / Belgien',
-};
 
 function variantEnvelope<D>(request: FastifyRequest, clock: Clock, data: D, warnings: Warning[], sources: z.infer<typeof VariantMeta>['sources']) {
   return {
@@ -80,7 +69,8 @@ export function variantRoutes(deps: VariantRouteDeps): AnyRoute[] {
       handler: async ({ request, query }) => {
         const locale = localeOf(request, query.locale);
         const countries = [];
-        for (const c of COUNTRIES) {
+        for (const profile of PROFILES) {
+          const c = profile.id;
           const levels = new Set<VariantLevel>([...await deps.zones.levels(c)].map((l) => LEVEL_TO_VARIANT[l]));
           levels.add('country');
           const manifest = await deps.manifests.get(c);
@@ -94,9 +84,9 @@ export function variantRoutes(deps: VariantRouteDeps): AnyRoute[] {
             }
           }
           countries.push({
-            country: toVariantCountry(c), name: COUNTRY_ZONE[c].name, territory: TERRITORY[c], allowed: request.apiKey!.countries.includes(c),
+            country: profile.code, name: profile.name, territory: profile.territory.label, allowed: request.apiKey!.countries.includes(c),
             domains: (Object.keys(VARIANT_DOMAINS) as VariantDomain[]).map((d) => ({
-              domain: d, label: labelOf(VARIANT_DOMAINS, d, locale), coverage: PUBLISHED[c][d] ?? 'full', served: SERVED.includes(d) && PUBLISHED[c][d] !== 'none',
+              domain: d, label: labelOf(VARIANT_DOMAINS, d, locale), coverage: profile.variantCoverage[d] ?? 'full', served: SERVED.includes(d) && profile.variantCoverage[d] !== 'none',
             })),
             zone_levels: VARIANT_LEVEL_ORDER.map((level) => ({ level, ingested: levels.has(level) })),
             sources: [...sources.values()].sort((a, b) => a.id.localeCompare(b.id)),

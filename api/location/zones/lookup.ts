@@ -3,9 +3,15 @@ import type { MultiPolygon, Polygon } from 'geojson';
 import type { Country } from '../../../schemas/common.ts';
 import type { ZoneLevel } from '../../../schemas/zone.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
-import type { Warehouse } from '../../core/warehouse.ts';
+import type { MemoryTable, Warehouse } from '../../core/warehouse.ts';
 import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
 import { coverSql, zoneIndexOf, type CoverRow } from './zone-index.ts';
+
+/** The zone cover and the zone names, held in DuckDB's memory: every lookup reads them. */
+export const ZONE_MEMORY_TABLES: Record<string, MemoryTable> = {
+  zone_cells_mem: { from: 'zone_cells', select: 'SELECT cell, level, code, interior FROM {src} ORDER BY cell' },
+  zone_names: { from: 'zones', select: 'SELECT level, code, any_value(name) AS name, any_value(parent_level) AS parent_level, any_value(parent_code) AS parent_code, any_value(source) AS source FROM {src} GROUP BY level, code' },
+};
 
 export interface FoundZone { level: ZoneLevel; code: string; name: string | null; /** Catalogue id of the source the outline comes from. */ source: string | null }
 

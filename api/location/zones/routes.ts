@@ -7,7 +7,7 @@ import { ApiError } from '../../core/errors.ts';
 import { envelope } from '../../core/respond.ts';
 import type { AnyRoute } from '../../core/routes.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
-import { COUNTRY_ZONE } from '../locate.ts';
+import { profileOf } from '../../../datasets/countries.ts';
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const perPage = z.string().regex(/^\d+$/, 'per_page must be an integer').transform(Number).refine((v) => v >= 1 && v <= 100, 'per_page must be between 1 and 100');
@@ -35,7 +35,7 @@ interface ZoneRecord { level: ZoneLevel; code: string; name: string | null; pare
 export function zoneRoutes(country: Country, deps: { warehouse: Warehouse; clock: Clock }): AnyRoute[] {
   const base = `/api/v1/${country}/zones/:level/:code`;
   const find = async (level: string, code: string): Promise<ZoneRecord | null> => {
-    if (level === 'country') return code === COUNTRY_ZONE[country].code ? { level: 'country', code, name: COUNTRY_ZONE[country].name, parent_level: null, parent_code: null } : null;
+    if (level === 'country') return code === profileOf(country).code ? { level: 'country', code, name: profileOf(country).name, parent_level: null, parent_code: null } : null;
     if (!deps.warehouse.has(country, 'zone_names')) return null;
     const rows = await deps.warehouse.query<ZoneRecord>(`SELECT level, code, name, parent_level, parent_code FROM ${country}_zone_names WHERE level = $1 AND code = $2`, [level, code]);
     return rows[0] ?? null;
@@ -66,7 +66,7 @@ export function zoneRoutes(country: Country, deps: { warehouse: Warehouse; clock
           cur = await find(cur.parent_level, cur.parent_code);
           if (cur) parents.unshift(zoneOf(cur));
         }
-        if (zone.level !== 'country' && !parents.some((p) => p.level === 'country')) parents.unshift({ level: 'country', ...COUNTRY_ZONE[country] });
+        if (zone.level !== 'country' && !parents.some((p) => p.level === 'country')) parents.unshift({ level: 'country', code: profileOf(country).code, name: profileOf(country).name });
         const geometry = query.geometry && zone.level !== 'country' ? await outline(zone.level, zone.code) : null;
         return envelope(request, deps.clock, { zone: zoneOf(zone), parents, geometry });
       },

@@ -15,5 +15,6 @@ export const bestSource: Source = {
   encoding: 'utf-8',
   update_frequency: 'weekly',
   tables: ['addresses'],
+  partition_territories: { 'best.bebru': 'Brussels-Capital Region', 'best.bevlg': 'Flemish Region', 'best.bewal': 'Walloon Region' },
   sample: 'datasets/be/best',
 };

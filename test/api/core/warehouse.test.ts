@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWarehouse } from '../../../api/core/warehouse.ts';
+import { WAREHOUSE_LAYOUT } from '../../../api/location/domains/index.ts';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { BAN_HEADER, BAN_ROWS, banLine, silentContext } from '../../helpers/fixture-data.ts';
 
@@ -10,7 +11,7 @@ describe('warehouse', () => {
   it('picks up a partition published while it is open, once its manifest changed', async () => {
     const root = await mkdtemp(join(tmpdir(), 'lds-wh-'));
     const dataDir = join(root, 'data');
-    const w = await openWarehouse(dataDir);
+    const w = await openWarehouse(dataDir, WAREHOUSE_LAYOUT);
     try {
       expect(w.has('fr', 'addresses')).toBe(false);
       expect(await w.refreshIfChanged()).toBe(false);

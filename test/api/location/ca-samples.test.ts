@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobById } from '../../../ingest/jobs.ts';
-import { LocationResponse } from '../../../api/location/routes.ts';
+import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';

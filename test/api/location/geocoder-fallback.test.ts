@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeocoder } from '../../../api/location/geocoder/index.ts';
-import { LocationResponse } from '../../../api/location/routes.ts';
+import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { VariantLocationResponse } from '../../../api/location/variant/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { buildFixtureData } from '../../helpers/fixture-data.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../schemas/error.ts';
-import { LocationResponse } from '../../../api/location/routes.ts';
+import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { BORDER_LAT, BORDER_LNG, buildFixtureData } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 

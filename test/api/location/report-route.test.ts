@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../schemas/error.ts';
-import { CatalogFieldsResponse, ReportResponse } from '../../../api/location/routes.ts';
+import { CatalogFieldsResponse } from '../../../api/location/catalog.ts';
+import { ReportResponse } from '../../../api/location/report.ts';
 import { buildFixtureData } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -16,7 +17,7 @@ describe('GET /api/v1/fr/report', () => {
     expect(res.statusCode).toBe(200);
     const body = ReportResponse.parse(res.json());
     expect(body.data.location.zones.locality?.code).toBe('75056');
-    for (const d of ['building', 'property', 'risks', 'places', 'access', 'residents', 'urbanism']) {
+    for (const d of <const>['building', 'property', 'risks', 'places', 'access', 'residents', 'urbanism']) {
       expect(body.data[d]).toEqual({ status: 'unavailable', missing: {} });
       expect(body.meta.warnings.some((w) => w.domain === d && w.code === 'data_unavailable')).toBe(true);
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSamples } from '../../../ingest/jobs.ts';
-import { LocationResponse } from '../../../api/location/routes.ts';
+import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 

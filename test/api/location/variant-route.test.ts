@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobById } from '../../../ingest/jobs.ts';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
-import { LocationResponse } from '../../../api/location/routes.ts';
+import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { CoverageResponse, VariantLocationResponse } from '../../../api/location/variant/routes.ts';
 import { LEVEL_TO_VARIANT } from '../../../api/location/variant/map.ts';
 import { ErrorBody } from '../../../schemas/error.ts';

@@ -17,7 +17,8 @@ import { createKeyRepository } from '../../../api/core/keys/keys.ts';
 import { memoryRateLimiter } from '../../../api/core/limits.ts';
 import { createManifests } from '../../../api/core/manifests.ts';
 import type { Sql } from '../../../api/core/state/sql.ts';
-import { openWarehouse, type Warehouse } from '../../../api/core/warehouse.ts';
+import { type Warehouse } from '../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../api/location/warehouse.ts';
 import { createCatalog, type Catalog } from '../../../api/marketplace/catalog.ts';
 import { createResolvedAddresses } from '../../../api/location/search/resolved.ts';
 import { WebhookEnvelope, type WebhookEnvelope as Envelope } from '../../../schemas/marketplace.ts';
@@ -132,7 +133,7 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
   const warehouses: Warehouse[] = [];
   const apps: FastifyInstance[] = [];
   const build = async (env: Record<string, string> = {}, on: Sql = sql, logger?: object) => {
-    const warehouse = await openWarehouse(dataDir);
+    const warehouse = await openLocationWarehouse(dataDir);
     warehouses.push(warehouse);
     const app = await buildApp({
       config: loadConfig({ DATA_DIR: dataDir, ...env }), clock, warehouse, keys: createKeyRepository(on), resolved: createResolvedAddresses(on),

@@ -17,7 +17,8 @@ import { memoryRateLimiter } from '../../../api/core/limits.ts';
 import { createManifests } from '../../../api/core/manifests.ts';
 import { migrate } from '../../../api/core/state/migrations.ts';
 import type { Sql } from '../../../api/core/state/sql.ts';
-import { openWarehouse, type Warehouse } from '../../../api/core/warehouse.ts';
+import { type Warehouse } from '../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../api/location/warehouse.ts';
 import { createResolvedAddresses } from '../../../api/location/search/resolved.ts';
 import { createClientRepository, type ClientRepository, type RegisteredClient } from '../../../api/signin/clients.ts';
 import type { UserWithAffiliation } from '../../../schemas/accounts.ts';
@@ -95,7 +96,7 @@ export async function startSignin(sql: Sql): Promise<SigninFixture> {
   const issuer = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'signin-'));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: issuer, SIGNIN_ATTEMPTS_PER_MINUTE: '3' });
-  const warehouse: Warehouse = await openWarehouse(dataDir);
+  const warehouse: Warehouse = await openLocationWarehouse(dataDir);
   const app = await buildApp({
     // A fixed clock: sign-in attempts are counted in one-minute windows that must not turn during a test.
     config, clock: { now: () => new Date('2026-11-20T10:00:30Z') }, warehouse, keys: createKeyRepository(sql), resolved: createResolvedAddresses(sql),

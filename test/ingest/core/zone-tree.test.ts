@@ -6,7 +6,8 @@ import { cellToParent, getResolution, latLngToCell } from 'h3-js';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statbelSectorsSource } from '../../../datasets/be/statbel-sectors/source.ts';
-import { openWarehouse, type Warehouse } from '../../../api/core/warehouse.ts';
+import { type Warehouse } from '../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../api/location/warehouse.ts';
 import { createZoneLookup, type ZoneLookup } from '../../../api/location/zones/lookup.ts';
 import { ingestTreeFile } from '../../../ingest/core/tree-file.ts';
 import { ZoneTree } from '../../../ingest/core/zone-tree.ts';
@@ -81,7 +82,7 @@ describe('a tree of unions served by the zone lookup', () => {
         ];
       },
     });
-    warehouse = await openWarehouse(dataDir);
+    warehouse = await openLocationWarehouse(dataDir);
     lookup = createZoneLookup(warehouse);
   });
   afterAll(() => warehouse?.close());

@@ -1,10 +1,10 @@
+import type { Country } from '../../../../schemas/common.ts';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { kinks, polygon } from '@turf/turf';
 import {
   countryOf,
   isInCountry,
   preloadCoverage,
-  type CoverageCountry,
 } from '../../../../api/location/coverage/index.ts';
 import { QUEBEC_APPROX_RING } from '../../../../api/location/coverage/quebec.ts';
 import { worldIndex, ISO_NUMERIC } from '../../../../api/location/coverage/outlines.ts';
@@ -100,7 +100,7 @@ const NOT_QC: Place[] = [
   ['Paris', 48.8566, 2.3522],
 ];
 
-function check(country: CoverageCountry, places: Place[], expected: boolean) {
+function check(country: Country, places: Place[], expected: boolean) {
   for (const [name, lat, lng] of places) {
     it(`${name} ${expected ? 'is' : 'is not'} ${country}`, () => {
       expect(isInCountry(country, lng, lat)).toBe(expected);

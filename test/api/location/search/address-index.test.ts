@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
+import { type Warehouse } from '../../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../../api/location/warehouse.ts';
 import { addressIndexOf, addressIndexReady, buildAddressIndex, type AddressIndex } from '../../../../api/location/search/address-index.ts';
 import { nearestAddress, nearestAddressSql } from '../../../../api/location/search/official.ts';
 import { ADDRESS_COLUMNS } from '../../../../schemas/tables/addresses.ts';
@@ -62,7 +63,7 @@ function addressRows(seed: number): string[][] {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'lds-address-index-'));
   await publish(join(root, 'data/fr/addresses'), addressRows(11));
-  warehouse = await openWarehouse(join(root, 'data'));
+  warehouse = await openLocationWarehouse(join(root, 'data'));
   index = (await buildAddressIndex(warehouse, 'fr'))!;
 });
 afterAll(async () => { warehouse?.close(); await rm(root, { recursive: true, force: true }); });

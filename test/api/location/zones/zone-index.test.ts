@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
+import { type Warehouse } from '../../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../../api/location/warehouse.ts';
 import { buildZoneIndex, zoneIndexReady, type CoverRow, type ZoneIndex } from '../../../../api/location/zones/zone-index.ts';
 import { createZoneLookup } from '../../../../api/location/zones/lookup.ts';
 import { cellAndAncestors } from '../../../../schemas/tables/cells.ts';
@@ -33,7 +34,7 @@ function points(): [number, number][] {
 
 describe('zone index', () => {
   beforeAll(async () => {
-    warehouse = await openWarehouse(await buildFixtureData());
+    warehouse = await openLocationWarehouse(await buildFixtureData());
     index = (await buildZoneIndex(warehouse, 'fr'))!;
   });
   afterAll(() => warehouse.close());

@@ -1,6 +1,6 @@
 import { getHexagonEdgeLengthAvg, UNITS } from 'h3-js';
-import type { Warehouse } from '../../core/warehouse.ts';
-import { rangesAround } from '../../../schemas/tables/cells.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import { rangesAround } from '../../../../schemas/tables/cells.ts';
 import { salesIndexOf } from './sales-index.ts';
 
 export interface NearbySaleRow {

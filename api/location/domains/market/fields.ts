@@ -1,5 +1,5 @@
-import { RELIABILITY_THRESHOLDS as T } from '../../../schemas/tables/market-indicators.ts';
-import type { FieldDef } from '../catalog.ts';
+import { RELIABILITY_THRESHOLDS as T } from '../../../../schemas/tables/market-indicators.ts';
+import type { FieldDef } from '../types.ts';
 
 const DVF = ['fr.dvf', 'fr.dvf-dgfip'];
 /** DVF is published everywhere in France except these departments (spec 1). */

@@ -1,13 +1,14 @@
-import { dvfSource } from '../../../datasets/fr/dvf/source.ts';
-import { labelOf, type Locale } from '../../../schemas/common.ts';
-import type { Missing, Warning } from '../../../schemas/domain.ts';
-import { SALE_TYPES, type FrMarket, type NearbySale } from '../../../schemas/market.ts';
-import type { Measure, Series } from '../../../schemas/measure.ts';
-import { reliabilityOf } from '../../../schemas/tables/market-indicators.ts';
-import type { Zone, Zones } from '../../../schemas/zone.ts';
-import type { Clock } from '../../core/clock.ts';
-import type { Manifests } from '../../core/manifests.ts';
-import type { Warehouse } from '../../core/warehouse.ts';
+import { dvfSource } from '../../../../datasets/fr/dvf/source.ts';
+import { labelOf, type Locale } from '../../../../schemas/common.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import { SALE_TYPES, type FrMarket, type NearbySale } from '../../../../schemas/market.ts';
+import type { Measure, Series } from '../../../../schemas/measure.ts';
+import { reliabilityOf } from '../../../../schemas/tables/market-indicators.ts';
+import type { Zone, Zones } from '../../../../schemas/zone.ts';
+import type { Clock } from '../../../core/clock.ts';
+import type { Manifests } from '../../../core/manifests.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import type { Resolver } from '../types.ts';
 import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
 import { isStale, updatedOn } from './freshness.ts';
 import { finestReliable, indicatorWindow, MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
@@ -142,3 +143,12 @@ function priceTrend(rows: IndicatorRow[], zones: Zone[], type: string, _locale: 
     changes: { '1y': round1(last.change_1y), '5y': round1(last.change_5y), since_start: round1(last.change_since_start) },
   };
 }
+
+/** The report's market in France (api/location/domains/index.ts). */
+export const frMarketResolver: Resolver = async (deps, ctx) => {
+  const { market, warnings } = await frMarket(deps, {
+    lat: ctx.location.latitude, lng: ctx.location.longitude, zones: ctx.location.zones, parcelId: parcelIdOf(ctx.location.parcel),
+    radius: ctx.radius ?? SALES_RADIUS_M, propertyType: ctx.propertyType, locale: ctx.locale,
+  });
+  return { value: market, warnings };
+};

@@ -1,5 +1,5 @@
-import type { Source } from '../../../datasets/source.ts';
-import type { Manifest } from '../../../schemas/tables/manifest.ts';
+import type { Source } from '../../../../datasets/source.ts';
+import type { Manifest } from '../../../../schemas/tables/manifest.ts';
 
 /**
  * Days after which a value lags its source's update rhythm (spec 2.5 `stale`): the rhythm plus a

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FrMarketResponse } from '../../../../api/location/market/routes.ts';
-import { ReportResponse } from '../../../../api/location/routes.ts';
-import { runSamples } from '../../../../ingest/jobs.ts';
-import { FrMarket } from '../../../../schemas/market.ts';
-import { silentContext } from '../../../helpers/fixture-data.ts';
-import { buildTestApp, type TestApp } from '../../../helpers/app.ts';
+import { FrMarketResponse } from '../../../../../api/location/domains/market/routes.ts';
+import { ReportResponse } from '../../../../../api/location/report.ts';
+import { runSamples } from '../../../../../ingest/jobs.ts';
+import { FrMarket } from '../../../../../schemas/market.ts';
+import { silentContext } from '../../../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 
 // The committed samples as `npm start` ingests them, then the market answered on them.
 let t: TestApp;

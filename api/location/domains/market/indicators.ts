@@ -1,6 +1,6 @@
-import type { Warehouse } from '../../core/warehouse.ts';
-import type { MarketIndicatorRow } from '../../../schemas/tables/market-indicators.ts';
-import type { ZoneLevel } from '../../../schemas/zone.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import type { MarketIndicatorRow } from '../../../../schemas/tables/market-indicators.ts';
+import type { ZoneLevel } from '../../../../schemas/zone.ts';
 
 /** Zone levels that carry market indicators, finest first (spec 2.5: the finest reliable zone wins). */
 export const MARKET_LEVELS: ZoneLevel[] = ['sublocality_level2', 'sublocality_level1', 'locality', 'administrative_area_level2', 'administrative_area_level1'];

@@ -1,6 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Warehouse } from '../../core/warehouse.ts';
-import { indexCache, lowerBound } from '../search/warehouse-index.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import { indexCache, lowerBound } from '../../search/warehouse-index.ts';
 import { radiusRanges, type NearbySaleRow, type RadiusStats } from './sales-nearby.ts';
 
 /**

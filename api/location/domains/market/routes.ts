@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { envelope as envelopeSchema } from '../../../schemas/envelope.ts';
-import { FrMarket, SalesPage } from '../../../schemas/market.ts';
-import { envelope } from '../../core/respond.ts';
-import type { AnyRoute } from '../../core/routes.ts';
-import { locate } from '../locate.ts';
-import { localeOf, placeInput, placeShape } from '../params.ts';
-import { reportShape } from '../report.ts';
-import type { LocationRouteDeps } from '../routes.ts';
-import { frMarket, notCovered, parcelIdOf, saleItem, SALES_RADIUS_M } from './fr-market.ts';
+import { envelope as envelopeSchema } from '../../../../schemas/envelope.ts';
+import { FrMarket, SalesPage } from '../../../../schemas/market.ts';
+import { envelope } from '../../../core/respond.ts';
+import type { AnyRoute } from '../../../core/routes.ts';
+import { locate } from '../../locate.ts';
+import { localeOf, placeInput, placeShape } from '../../params.ts';
+import { PLACE_ERRORS, reportShape } from '../../params.ts';
+import type { LocationRouteDeps } from '../types.ts';
+import { frMarket, notCovered, parcelIdOf, saleItem, SALES_RADIUS_M } from './fr.ts';
 import { salesIndexOf } from './sales-index.ts';
 import { salesAround } from './sales-nearby.ts';
 
@@ -17,7 +17,7 @@ export const FrSalesResponse = envelopeSchema(SalesPage.extend({ status: FrMarke
 const perPage = z.string().regex(/^\d+$/, 'per_page must be an integer').transform(Number).refine((v) => v >= 1 && v <= 100, 'per_page must be between 1 and 100').optional().describe('1 to 100, default 20');
 const page = z.string().regex(/^\d+$/, 'page must be an integer').transform(Number).refine((v) => v >= 1, 'page starts at 1').optional().describe('from 1');
 const marketShape = { ...placeShape, property_type: reportShape.property_type, radius: reportShape.radius };
-const ERRORS = ['invalid_parameter', 'ambiguous_location', 'unauthorized', 'country_not_allowed', 'domain_not_allowed', 'address_not_found', 'outside_coverage', 'rate_limited', 'quota_exceeded', 'internal_error', 'maintenance'] as const;
+const ERRORS = PLACE_ERRORS;
 
 /** France market routes, by analogy with Canada's and Belgium's /market and /market/permits (spec 4.3, 4.4). */
 export function frMarketRoutes(deps: LocationRouteDeps): AnyRoute[] {

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { cellToBoundary, latLngToCell } from 'h3-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
-import { buildSalesIndex, quantileCont, salesIndexOf, salesIndexReady, type SalesIndex } from '../../../../api/location/market/sales-index.ts';
-import { salesAround, salesAroundSql } from '../../../../api/location/market/sales-nearby.ts';
-import { pointCell } from '../../../../schemas/tables/cells.ts';
+import { type Warehouse } from '../../../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../../../api/location/warehouse.ts';
+import { buildSalesIndex, quantileCont, salesIndexOf, salesIndexReady, type SalesIndex } from '../../../../../api/location/domains/market/sales-index.ts';
+import { salesAround, salesAroundSql } from '../../../../../api/location/domains/market/sales-nearby.ts';
+import { pointCell } from '../../../../../schemas/tables/cells.ts';
 // Deterministic numbers in [0, 1) (mulberry32), so a run can be replayed.
-import { prng as rng } from '../../../../datasets/fr/tools/addresses.ts';
+import { prng as rng } from '../../../../../datasets/fr/tools/addresses.ts';
 
 
 const CENTER = { lat: 48.8566, lng: 2.3522 };
@@ -53,7 +54,7 @@ beforeAll(async () => {
   await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true, columns = {'id': 'VARCHAR', 'date': 'DATE', 'property_type': 'VARCHAR', 'price': 'DOUBLE', 'surface': 'DOUBLE',
       'rooms': 'INTEGER', 'price_per_m2': 'DOUBLE', 'parcels': 'VARCHAR', 'address': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE', 'cell': 'UBIGINT'}) ORDER BY cell)
     TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
-  warehouse = await openWarehouse(join(root, 'data'));
+  warehouse = await openLocationWarehouse(join(root, 'data'));
   index = (await buildSalesIndex(warehouse))!;
 });
 afterAll(() => { warehouse?.close(); c?.closeSync(); db?.closeSync(); });
