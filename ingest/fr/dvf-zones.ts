@@ -5,6 +5,7 @@ import { DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@d
 import type { MultiPolygon, Polygon } from 'geojson';
 import { cellKey, pointCellKeys } from '../core/cell-keys.ts';
 import { ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
+import { zonesOfPoint } from '../../schemas/tables/zone-of-point.ts';
 
 type Out = { setItem(i: number, v: unknown): void; flush(): void };
 
@@ -29,21 +30,17 @@ export async function registerIrisFunction(c: DuckDBConnection, dataDir: string)
     for (const z of zones) outlines.set(z.code, JSON.parse(z.geometry) as Polygon | MultiPolygon);
   }
   const keys = new Float64Array(ZONE_COVER_RES + 1);
+  const hits: { level: string; code: string; interior: boolean }[] = [];
   const irisAt = (lat: number, lng: number): string | null => {
     if (cells.size === 0) return null;
-    const border: string[] = [];
+    hits.length = 0;
     const n = pointCellKeys(lat, lng, ZONE_COVER_RES, keys);
-    for (let k = 0; k < n; k++) {
-      for (const z of cells.get(keys[k]!) ?? []) {
-        if (z.interior) return z.code;
-        border.push(z.code);
-      }
-    }
-    for (const code of border.sort()) {
-      const g = outlines.get(code);
-      if (g && booleanPointInPolygon([lng, lat], g)) return code;
-    }
-    return null;
+    for (let k = 0; k < n; k++) for (const z of cells.get(keys[k]!) ?? []) hits.push({ level: 'sublocality_level2', code: z.code, interior: z.interior });
+    const [iris] = zonesOfPoint(hits, (z) => {
+      const g = outlines.get(z.code);
+      return g !== undefined && booleanPointInPolygon([lng, lat], g);
+    });
+    return iris?.code ?? null;
   };
   c.registerScalarFunction(DuckDBScalarFunction.create({
     name: 'iris_code', returnType: VARCHAR, parameterTypes: [DOUBLE, DOUBLE],

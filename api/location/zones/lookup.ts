@@ -5,6 +5,7 @@ import type { ZoneLevel } from '../../../schemas/zone.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
 import type { MemoryTable, Warehouse } from '../../core/warehouse.ts';
 import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
+import { zonesOfPointAsync } from '../../../schemas/tables/zone-of-point.ts';
 import { coverSql, zoneIndexOf, type CoverRow } from './zone-index.ts';
 
 /** The zone cover and the zone names, held in DuckDB's memory: every lookup reads them. */
@@ -48,22 +49,11 @@ export function createZoneLookup(warehouse: Warehouse, cacheSize = 2000) {
       const rows = index ? index.rowsOf(cells) : await warehouse.query<CoverRow>(
         `${coverSql(country, `c.cell IN (${cells.map((_, i) => `$${i + 1}`).join(', ')})`)} ORDER BY c.cell, c.level, c.code`, cells,
       );
-      const byLevel = new Map<ZoneLevel, { interior: FoundZone | null; border: FoundZone[] }>();
-      for (const r of rows) {
-        const e = byLevel.get(r.level) ?? { interior: null, border: [] };
-        const z = { level: r.level, code: r.code, name: r.name, source: r.source };
-        if (r.interior) e.interior = z; else e.border.push(z);
-        byLevel.set(r.level, e);
-      }
-      const found: FoundZone[] = [];
-      for (const e of byLevel.values()) {
-        if (e.interior) { found.push(e.interior); continue; }
-        for (const z of e.border.sort((a, b) => a.code.localeCompare(b.code))) {
-          const g = await geometry(country, z.level, z.code);
-          if (g && booleanPointInPolygon([lng, lat], g)) { found.push(z); break; }
-        }
-      }
-      return found;
+      const found = await zonesOfPointAsync(
+        rows.map((r) => ({ level: r.level, code: r.code, interior: r.interior, name: r.name, source: r.source })),
+        async (z) => { const g = await geometry(country, z.level, z.code); return g !== null && booleanPointInPolygon([lng, lat], g); },
+      );
+      return found.map(({ level, code, name, source }) => ({ level, code, name, source }));
     },
 
     /** Levels present in the country's zones table (to tell "not ingested" from "not found"). */

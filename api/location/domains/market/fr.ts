@@ -25,6 +25,7 @@ export const SALES_RADIUS_M = 500;
 /** Sales kept in a report's list; the market sales route serves them all, paginated. */
 export const REPORT_ITEMS = 10;
 const PENDING = ['rent_estimate', 'gross_yield', 'regulation', 'permits_nearby'] as const;
+const PENDING_WARNING: Warning = { domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: their sources (rents, housing regulation, planning permits) are not ingested yet` };
 
 function empty(status: FrMarket['status'], reason: 'not_covered' | 'unavailable'): FrMarket {
   const missing: Missing = Object.fromEntries(['sales_nearby', 'price_trend', ...PENDING].map((f) => [f, reason]));
@@ -66,8 +67,15 @@ const round1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 1
 /** France data.market (spec 2.9) at a point: sales around, the finest reliable median, the price trend. */
 export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ market: FrMarket; warnings: Warning[] }> {
   const { warehouse } = deps;
+  // Only the sales are unpublished there (spec 2.5); the other parts answer as elsewhere in France.
   if (notCovered(q.zones)) {
-    return { market: empty('not_covered', 'not_covered'), warnings: [{ domain: 'market', code: 'not_covered', message: 'property sales are not published in Alsace-Moselle (57, 67, 68) and Mayotte (976)' }] };
+    return {
+      market: { ...empty('partial', 'unavailable'), missing: { ...empty('partial', 'unavailable').missing, sales_nearby: 'not_covered', price_trend: 'not_covered' } },
+      warnings: [
+        { domain: 'market', code: 'not_covered', message: 'property sales are not published in Alsace-Moselle (57, 67, 68) and Mayotte (976): sales_nearby and price_trend are null' },
+        PENDING_WARNING,
+      ],
+    };
   }
   if (!warehouse.has('fr', 'sales') || !warehouse.has('fr', 'market_indicators')) {
     return { market: empty('unavailable', 'unavailable'), warnings: [{ domain: 'market', code: 'data_unavailable', message: 'property sales (DVF) are not ingested on this service yet' }] };
@@ -112,7 +120,7 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
       sales_nearby: { count, median_price_per_m2: chosen?.build() ?? null, items: items.map((r) => saleItem(r, q.parcelId, q.locale)) },
       price_trend: trend, rent_estimate: null, gross_yield: null, regulation: null, permits_nearby: null, missing,
     },
-    warnings: [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: their sources (rents, housing regulation, planning permits) are not ingested yet` }],
+    warnings: [PENDING_WARNING],
   };
 }
 

@@ -105,12 +105,18 @@ describe('data.market in /api/v1/fr/report', () => {
     expect(item).toMatchObject({ surface: 60, price_per_m2: { value: 10_000, unit: 'EUR/m2' }, type: 'apartment', distance_m: 0 });
   });
 
-  it('answers not_covered in Moselle, never an empty list', async () => {
+  it('answers the sales not_covered in Moselle, never an empty list, and the other parts as elsewhere in France', async () => {
     const res = await get('/api/v1/fr/report?lat=49.12&lng=6.18&include=market');
     expect(res.statusCode, res.body).toBe(200);
     const body = ReportResponse.parse(res.json());
     const market = FrMarket.parse(body.data.market);
-    expect(market).toMatchObject({ status: 'not_covered', sales_nearby: null, price_trend: null, missing: { sales_nearby: 'not_covered', price_trend: 'not_covered' } });
+    // Spec 2.5 and 1: only DVF sales are absent in Alsace-Moselle; rents, regulation and permits are not.
+    expect(market).toMatchObject({ status: 'partial', sales_nearby: null, price_trend: null, missing: { sales_nearby: 'not_covered', price_trend: 'not_covered' } });
+    const elsewhere = FrMarket.parse(ReportResponse.parse((await get('/api/v1/fr/report?lat=48.8631&lng=2.3601&include=market')).json()).data.market);
+    for (const f of ['rent_estimate', 'gross_yield', 'regulation', 'permits_nearby'] as const) {
+      expect(market[f]).toEqual(elsewhere[f]);
+      expect(market.missing[f]).toBe(elsewhere.missing[f]);
+    }
     expect(body.meta.warnings.some((w) => w.domain === 'market' && w.code === 'not_covered')).toBe(true);
     const list = FrSalesResponse.parse((await get('/api/v1/fr/market/sales?lat=49.12&lng=6.18')).json());
     expect(list.data).toMatchObject({ status: 'not_covered', missing: { sales: 'not_covered' } });
