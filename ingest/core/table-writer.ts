@@ -4,10 +4,10 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
-  BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT,
+  BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT, DATE,
 } from '@duckdb/node-api';
 
-const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, UBIGINT, UTINYINT, BOOLEAN, BIGINT };
+const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, UBIGINT, UTINYINT, BOOLEAN, BIGINT, DATE };
 const CHUNK_ROWS = 2048;
 
 export interface TableTarget {

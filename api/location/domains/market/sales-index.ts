@@ -1,7 +1,8 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { indexCache, lowerBound } from '../../search/warehouse-index.ts';
-import { radiusRanges, type NearbySaleRow, type RadiusStats } from './sales-nearby.ts';
+import { distanceM, RAD, radiusRanges } from '../../kinds/radius.ts';
+import type { NearbySaleRow, RadiusStats } from './sales-nearby.ts';
 
 /**
  * In-process index of the positioned sales (issue 7): the columns a radius query reads, as typed
@@ -29,13 +30,6 @@ const NULL_ADDRESS = 4;
 const NULL_INT = -2147483648;
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
-
-/** SQL of sales-nearby.ts's DISTANCE, step for step (radians = x * (pi / 180); pow(x, 2) = x * x, both correctly rounded). */
-const RAD = Math.PI / 180;
-function distanceM(lat: number, lng: number, cosLat: number, la: number, ln: number): number {
-  const a = Math.sin((la - lat) * RAD / 2), b = Math.sin((ln - lng) * RAD / 2);
-  return 2 * 6371008.8 * Math.asin(Math.sqrt(a * a + cosLat * Math.cos(la * RAD) * (b * b)));
-}
 
 /**
  * quantile_cont as DuckDB computes it on DOUBLE: position (n - 1) * q, then lo * (1 - d) + hi * d

@@ -1,6 +1,7 @@
-import { getHexagonEdgeLengthAvg, UNITS } from 'h3-js';
+export { radiusRanges, rangeClusters } from '../../kinds/radius.ts';
+import { quotedString } from '@duckdb/node-api';
 import type { Warehouse } from '../../../core/warehouse.ts';
-import { rangesAround } from '../../../../schemas/tables/cells.ts';
+import { DISTANCE_SQL as DISTANCE, radiusRanges, rangeClusters } from '../../kinds/radius.ts';
 import { salesIndexOf } from './sales-index.ts';
 
 export interface NearbySaleRow {
@@ -9,37 +10,6 @@ export interface NearbySaleRow {
 }
 export interface RadiusStats { property_type: 'apartment' | 'house' | 'other'; count: number; priced: number; median: number | null; q1: number | null; q3: number | null }
 
-/**
- * Candidate cells of a radius query (DESIGN.md, Spatial indexing): a gridDisk at a resolution
- * whose rings cover the radius with few cells, each cell a contiguous interval of the table's
- * point cells, so the query is a few BETWEENs on the sorted UBIGINT column before the exact distance.
- */
-export function radiusRanges(lat: number, lng: number, radiusM: number): [bigint, bigint][] {
-  const res = radiusM > 700 ? 8 : 9;
-  // Neighbouring centres are at least 1.5 edges apart across the ring: k rings reach k * 1.5 edges.
-  const k = Math.ceil(radiusM / (1.5 * getHexagonEdgeLengthAvg(res, UNITS.m))) + 1;
-  return rangesAround(lat, lng, res, k);
-}
-
-/** Integer span of one resolution-7 cell's point cells (8 digits of 3 bits below it). */
-const CLUSTER_GAP = 1n << 24n;
-
-/**
- * The ranges grouped in clusters of nearby integers: each cluster is one Parquet scan whose
- * BETWEEN prunes row groups by their cell statistics. A disk usually falls in one to three
- * clusters; rows of a gap between ranges are only read, never served (the exact distance decides).
- */
-export function rangeClusters(ranges: [bigint, bigint][]): { lo: bigint; hi: bigint; ranges: [bigint, bigint][] }[] {
-  const out: { lo: bigint; hi: bigint; ranges: [bigint, bigint][] }[] = [];
-  for (const r of [...ranges].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
-    const last = out.at(-1);
-    if (last && r[0] - last.hi <= CLUSTER_GAP) { last.ranges.push(r); if (r[1] > last.hi) last.hi = r[1]; } else out.push({ lo: r[0], hi: r[1], ranges: [r] });
-  }
-  return out;
-}
-
-/** Great-circle distance in meters as a SQL expression over latitude/longitude (mean Earth radius). */
-const DISTANCE = `2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude - $1) / 2), 2) + cos(radians($1)) * cos(radians(latitude)) * pow(sin(radians(longitude - $2) / 2), 2)))`;
 const COLUMNS = 'id, date, address, property_type, surface, rooms, price, price_per_m2, parcels, latitude, longitude';
 
 /** The sales within `radiusM` of a point, as a relation with `distance_m`; null when no file can hold one. */
@@ -50,7 +20,7 @@ function within(warehouse: Warehouse, lat: number, lng: number, radiusM: number,
     if (files.length === 0) continue;
     // Cell bounds are integers computed here, never client text. The envelope alone: the few rows
     // of its gaps cost less than DuckDB evaluating one BETWEEN per range on every row (measured 3x).
-    scans.push(`SELECT ${COLUMNS} FROM read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)
+    scans.push(`SELECT ${COLUMNS} FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)
       WHERE cell BETWEEN ${c.lo}::UBIGINT AND ${c.hi}::UBIGINT`);
   }
   if (scans.length === 0) return null;

@@ -1,0 +1,46 @@
+import { booleanPointInPolygon } from '@turf/turf';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { quotedString, type DuckDBValue } from '@duckdb/node-api';
+import type { Country } from '../../../schemas/common.ts';
+import { areaCellsTable } from '../../../schemas/tables/areas.ts';
+import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
+import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+
+/**
+ * The API reader of the "areas" table kind (schemas/tables/areas.ts): every area containing a
+ * point, exactly. The point's cell and its ancestors are looked up in the cover; an interior cell
+ * answers at once, a border cell by a point-in-polygon test on the area's outline, so a point on
+ * either side of an edge gets the answer an exact test would give (as zones, DESIGN.md).
+ */
+export interface AreaHit { id: string; layer: string; attributes: Record<string, unknown> | null; source: string }
+
+const list = (files: string[]) => `[${files.map(quotedString).join(', ')}]`;
+
+export async function areasAt(warehouse: Warehouse, country: Country, table: string, lng: number, lat: number): Promise<AreaHit[]> {
+  const cellsTable = areaCellsTable(table);
+  if (!warehouse.has(country, table) || !warehouse.has(country, cellsTable)) return [];
+  const cells = cellAndAncestors(lat, lng, ZONE_COVER_RES);
+  const files = [...new Set(cells.flatMap((c) => warehouse.filesWithCells(country, cellsTable, c, c)))];
+  if (files.length === 0) return [];
+  const cover = await warehouse.query<{ id: string; interior: boolean }>(
+    `SELECT id, bool_or(interior) AS interior FROM read_parquet(${list(files)}, union_by_name = true)
+     WHERE cell IN (${cells.map((_, i) => `$${i + 1}`).join(', ')}) GROUP BY id`, cells as DuckDBValue[],
+  );
+  if (cover.length === 0) return [];
+  const ids = cover.map((c) => c.id);
+  const interior = new Set(cover.filter((c) => c.interior).map((c) => c.id));
+  // The areas files are sorted by id: the IN list prunes their row groups. Outlines are read only
+  // for areas met on a border cell. Ids travel as bound parameters.
+  const inner = [...interior];
+  const params: DuckDBValue[] = [...inner, ...ids];
+  const isInterior = inner.length === 0 ? 'false' : `id IN (${inner.map((_, i) => `$${i + 1}`).join(', ')})`;
+  const rows = await warehouse.query<{ id: string; layer: string; attributes: string | null; source: string; geometry: string | null }>(
+    `SELECT id, layer, attributes, source, CASE WHEN ${isInterior} THEN NULL ELSE geometry END AS geometry
+     FROM ${country}_${table} WHERE id IN (${ids.map((_, i) => `$${inner.length + i + 1}`).join(', ')})`, params,
+  );
+  return rows
+    .filter((r) => interior.has(r.id) || (r.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(r.geometry) as Polygon | MultiPolygon)))
+    .map((r) => ({ id: r.id, layer: r.layer, attributes: r.attributes ? JSON.parse(r.attributes) : null, source: r.source }))
+    .sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1));
+}

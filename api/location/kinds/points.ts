@@ -1,0 +1,156 @@
+import { quotedString, type DuckDBValue } from '@duckdb/node-api';
+import type { Country } from '../../../schemas/common.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+import { indexCache, lowerBound, type IndexCache } from '../search/warehouse-index.ts';
+import { DISTANCE_SQL, distanceM, RAD, radiusRanges, rangeClusters } from './radius.ts';
+
+/**
+ * The API reader of the "points" table kind (schemas/tables/points.ts): the points within a
+ * radius, nearest first with their exact distance (ties by id), counted per category, one page of
+ * them served. From an in-process index of the table once it is built, else from the Parquet
+ * files through DuckDB: both give the same answer (test/api/location/kinds/points.test.ts).
+ */
+
+export interface PointHit {
+  id: string; category: string; name: string | null; attributes: Record<string, unknown> | null;
+  latitude: number; longitude: number; distance_m: number; source: string;
+}
+export interface PointsQuery {
+  lat: number; lng: number; radiusM: number;
+  /** Groups or categories of the taxonomy (school matches school and school.*); none: every point. */
+  categories?: readonly string[];
+  limit: number; offset: number;
+}
+export interface PointsAnswer { counts: Record<string, number>; total: number; items: PointHit[] }
+
+const matches = (category: string, filters: readonly string[] | undefined) =>
+  !filters || filters.length === 0 || filters.some((f) => category === f || category.startsWith(`${f}.`));
+
+const order = (a: { distance_m: number; id: string }, b: { distance_m: number; id: string }) =>
+  a.distance_m - b.distance_m || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The same answer by a DuckDB scan of the Parquet files: before the index is built, and as its reference in tests. */
+export async function pointsAroundSql(warehouse: Warehouse, country: Country, table: string, q: PointsQuery): Promise<PointsAnswer> {
+  const scans: string[] = [];
+  for (const c of rangeClusters(radiusRanges(q.lat, q.lng, q.radiusM))) {
+    const files = warehouse.filesWithCells(country, table, c.lo, c.hi);
+    if (files.length === 0) continue;
+    // Cell bounds are integers computed here, file names quoted: no client text reaches the SQL.
+    scans.push(`SELECT id, category, name, attributes, latitude, longitude, source FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)
+      WHERE cell BETWEEN ${c.lo}::UBIGINT AND ${c.hi}::UBIGINT`);
+  }
+  if (scans.length === 0) return { counts: {}, total: 0, items: [] };
+  const filters = q.categories ?? [];
+  // Categories are bound parameters ($3...), never spliced into the text.
+  const where = filters.length === 0 ? '' : ` AND (${filters.map((_, i) => `category = $${i + 3} OR starts_with(category, $${i + 3} || '.')`).join(' OR ')})`;
+  const rows = await warehouse.query<Record<string, unknown>>(
+    `WITH r AS MATERIALIZED (SELECT * FROM (SELECT *, ${DISTANCE_SQL} AS distance_m FROM (${scans.join(' UNION ALL ')})) WHERE distance_m <= ${Math.floor(q.radiusM)}${where})
+     SELECT 'count' AS kind, category, count(*)::INTEGER AS n, NULL AS id, NULL AS name, NULL AS attributes, NULL::DOUBLE AS latitude, NULL::DOUBLE AS longitude, NULL AS source, NULL::DOUBLE AS distance_m FROM r GROUP BY category
+     UNION ALL
+     SELECT * FROM (SELECT 'item', category, NULL, id, name, attributes, latitude, longitude, source, distance_m FROM r ORDER BY distance_m, id LIMIT ${Math.floor(q.limit)} OFFSET ${Math.floor(q.offset)})`,
+    [q.lat, q.lng, ...filters] as DuckDBValue[],
+  );
+  const counts: Record<string, number> = {};
+  const items: PointHit[] = [];
+  for (const r of rows) {
+    if (r.kind === 'count') { counts[r.category as string] = r.n as number; continue; }
+    items.push({
+      id: r.id as string, category: r.category as string, name: r.name as string | null, attributes: r.attributes ? JSON.parse(r.attributes as string) : null,
+      latitude: r.latitude as number, longitude: r.longitude as number, distance_m: r.distance_m as number, source: r.source as string,
+    });
+  }
+  // UNION ALL keeps no order across its branches: the page is sorted again here.
+  items.sort(order);
+  return { counts: sortedKeys(counts), total: Object.values(counts).reduce((a, b) => a + b, 0), items };
+}
+
+const sortedKeys = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/**
+ * The table in memory, in cell order: cells, positions and a category number per point (25 bytes),
+ * and the text of each point (id, name, attributes, source) as UTF-8 behind one offset (4 bytes).
+ */
+export interface PointsIndex { readonly size: number; readonly bytes: number; around(q: PointsQuery): PointsAnswer }
+
+/** Default memory budget of one points table: above it the index is not built and DuckDB answers. */
+export const POINTS_INDEX_BUDGET = 1 * 2 ** 30;
+const SEP = 0;
+
+export async function buildPointsIndex(warehouse: Warehouse, country: Country, table: string, budget = POINTS_INDEX_BUDGET): Promise<PointsIndex | null> {
+  if (!warehouse.has(country, table)) return null;
+  const view = `${country}_${table}`;
+  const [{ n, text }] = await warehouse.query<{ n: number; text: number }>(
+    `SELECT count(*)::INTEGER AS n, coalesce(sum(strlen(id) + strlen(coalesce(name, '')) + strlen(coalesce(attributes, '')) + strlen(source) + 4), 0)::BIGINT::DOUBLE AS text FROM ${view}`,
+  ) as [{ n: number; text: number }];
+  const bytes = n * 29 + text;
+  if (bytes > budget) return null;
+  const cells = new BigUint64Array(n), lats = new Float64Array(n), lngs = new Float64Array(n);
+  const cats = new Uint16Array(n), offsets = new Uint32Array(n + 1);
+  const utf8 = new Uint8Array(text);
+  const categories: string[] = [];
+  const catIndex = new Map<string, number>();
+  const encoder = new TextEncoder();
+  let i = 0, at = 0;
+  await warehouse.scan(`SELECT cell, latitude, longitude, category, id, name, attributes, source FROM ${view} ORDER BY cell, id`, (cols) => {
+    const [cell, la, ln, cat, id, name, attrs, source] = cols as [bigint[], number[], number[], string[], string[], (string | null)[], (string | null)[], string[]];
+    for (let r = 0; r < cell.length && i < n; r++, i++) {
+      cells[i] = cell[r]!; lats[i] = la[r]!; lngs[i] = ln[r]!;
+      let c = catIndex.get(cat[r]!);
+      if (c === undefined) { c = categories.length; categories.push(cat[r]!); catIndex.set(cat[r]!, c); }
+      cats[i] = c;
+      offsets[i] = at;
+      for (const part of [id[r]!, name[r] ?? '', attrs[r] ?? '', source[r]!]) {
+        at += encoder.encodeInto(part, utf8.subarray(at)).written;
+        utf8[at++] = SEP;
+      }
+    }
+  });
+  offsets[i] = at;
+  const decoder = new TextDecoder();
+  const textOf = (k: number) => decoder.decode(utf8.subarray(offsets[k]!, offsets[k + 1]! - 1)).split('\u0000');
+  const idOf = (k: number) => { const s = offsets[k]!; return decoder.decode(utf8.subarray(s, utf8.indexOf(SEP, s))); };
+
+  return {
+    size: i,
+    bytes,
+    around(q) {
+      const cosLat = Math.cos(q.lat * RAD);
+      const allowed = categories.map((c) => matches(c, q.categories));
+      const hits: { k: number; distance_m: number; id: string }[] = [];
+      for (const [lo, hi] of radiusRanges(q.lat, q.lng, q.radiusM)) {
+        for (let k = lowerBound(cells, lo); k < i && cells[k]! <= hi; k++) {
+          if (!allowed[cats[k]!]) continue;
+          const d = distanceM(q.lat, q.lng, cosLat, lats[k]!, lngs[k]!);
+          // The SQL path compares with the floor of the radius: the same rim here.
+          if (d <= Math.floor(q.radiusM)) hits.push({ k, distance_m: d, id: '' });
+        }
+      }
+      const counts: Record<string, number> = {};
+      for (const h of hits) { const c = categories[cats[h.k]!]!; counts[c] = (counts[c] ?? 0) + 1; }
+      // Ids are decoded only where distances tie.
+      hits.sort((a, b) => a.distance_m - b.distance_m || ((a.id ||= idOf(a.k)) < (b.id ||= idOf(b.k)) ? -1 : a.id > b.id ? 1 : 0));
+      const items = hits.slice(q.offset, q.offset + q.limit).map(({ k, distance_m }) => {
+        const [id, name, attrs, source] = textOf(k) as [string, string, string, string];
+        return { id, category: categories[cats[k]!]!, name: name === '' ? null : name, attributes: attrs === '' ? null : JSON.parse(attrs), latitude: lats[k]!, longitude: lngs[k]!, distance_m, source };
+      });
+      return { counts: sortedKeys(counts), total: hits.length, items };
+    },
+  };
+}
+
+const caches = new Map<string, IndexCache<PointsIndex>>();
+const cacheOf = (table: string) => {
+  let c = caches.get(table);
+  if (!c) { c = indexCache(table, (w, country) => buildPointsIndex(w, country, table)); caches.set(table, c); }
+  return c;
+};
+
+/** The index of a points table once built (null meanwhile: DuckDB answers). */
+export const pointsIndexOf = (warehouse: Warehouse, country: Country, table: string) => cacheOf(table).of(warehouse, country);
+export const pointsIndexReady = (warehouse: Warehouse, country: Country, table: string) => cacheOf(table).ready(warehouse, country);
+
+/** Points within the radius, nearest first: from the index once built, else from the Parquet files. */
+export async function pointsAround(warehouse: Warehouse, country: Country, table: string, q: PointsQuery): Promise<PointsAnswer> {
+  const index = pointsIndexOf(warehouse, country, table);
+  return index ? index.around(q) : pointsAroundSql(warehouse, country, table, q);
+}

@@ -1,0 +1,60 @@
+import type { Country } from '../../../schemas/common.ts';
+import type { ZoneValueRow } from '../../../schemas/tables/zone-values.ts';
+import type { Warehouse } from '../../core/warehouse.ts';
+
+/**
+ * The API reader of the "zone values" table kind (schemas/tables/zone-values.ts). A zone route
+ * serves only the values published for that zone (spec 4.4: a zone never receives a wider zone's
+ * value); a report serves, per indicator and breakdown, the finest zone of the point having a
+ * reliable value (spec 2.5, Measure.zone).
+ */
+export type ZoneValue = ZoneValueRow;
+
+const COLUMNS = `level, code, indicator, breakdown, strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end,
+  value, unit, sample_size, reliability, range_low, range_high, suppressed, source, strftime(published_on, '%Y-%m-%d') AS published_on`;
+
+/** The latest period of each indicator and breakdown: the values a report or a zone serves today. */
+function latest(rows: ZoneValue[]): ZoneValue[] {
+  const best = new Map<string, ZoneValue>();
+  for (const r of rows) {
+    const key = `${r.level}|${r.code}|${r.indicator}|${r.breakdown ?? ''}`;
+    const prev = best.get(key);
+    if (!prev || (r.period_end ?? '') > (prev.period_end ?? '')) best.set(key, r);
+  }
+  return [...best.values()];
+}
+
+/** Values of the given zones (every period), read from the table; zone codes travel as bound parameters. */
+export async function valuesOfZones(warehouse: Warehouse, country: Country, table: string, zones: readonly { level: string; code: string }[], indicators?: readonly string[]): Promise<ZoneValue[]> {
+  if (!warehouse.has(country, table) || zones.length === 0) return [];
+  const params: string[] = [];
+  const zoneTest = zones.map((z) => { params.push(z.level, z.code); return `(level = $${params.length - 1} AND code = $${params.length})`; }).join(' OR ');
+  let indicatorTest = '';
+  if (indicators && indicators.length > 0) {
+    indicatorTest = ` AND indicator IN (${indicators.map((i) => { params.push(i); return `$${params.length}`; }).join(', ')})`;
+  }
+  return warehouse.query<ZoneValue>(`SELECT ${COLUMNS} FROM ${country}_${table} WHERE (${zoneTest})${indicatorTest} ORDER BY indicator, breakdown NULLS FIRST, period_end`, params);
+}
+
+/** What a zone route serves: the zone's own latest values, never a wider zone's. */
+export async function valuesOfZone(warehouse: Warehouse, country: Country, table: string, level: string, code: string): Promise<ZoneValue[]> {
+  return latest(await valuesOfZones(warehouse, country, table, [{ level, code }]));
+}
+
+/** The value served for one indicator and breakdown at a point, or why there is none (spec 2.5 absence reasons). */
+export type Served = { value: ZoneValue; reason: null } | { value: null; reason: 'suppressed' | 'not_found' };
+
+/**
+ * Picks, among the latest values of the point's zones (`zones` finest first), the finest whose
+ * reliability is high or medium, else the finest published with any reliability; a value the
+ * producer withheld is never served (null, reason suppressed when nothing else is published).
+ */
+export function finestValue(rows: readonly ZoneValue[], zones: readonly { level: string; code: string }[], indicator: string, breakdown: string | null = null): Served {
+  const own = latest(rows.filter((r) => r.indicator === indicator && r.breakdown === breakdown));
+  const byZone = zones.map((z) => own.find((r) => r.level === z.level && r.code === z.code)).filter((r): r is ZoneValue => r !== undefined);
+  const published = byZone.filter((r) => !r.suppressed && r.value !== null);
+  const reliable = published.find((r) => r.reliability === 'high' || r.reliability === 'medium');
+  const chosen = reliable ?? published[0];
+  if (chosen) return { value: chosen, reason: null };
+  return { value: null, reason: byZone.length > 0 ? 'suppressed' : 'not_found' };
+}

@@ -1,0 +1,55 @@
+import { dateValue } from '@duckdb/node-api';
+import type { Country } from '../../../schemas/common.ts';
+import { ZONE_VALUE_COLUMNS, ZoneValueRow } from '../../../schemas/tables/zone-values.ts';
+import { TableWriter, cleanStaleTemporaries, type PreparedTable } from '../table-writer.ts';
+
+export type ZoneValueInput = Omit<ZoneValueRow, 'source' | 'suppressed' | 'range_low' | 'range_high' | 'sample_size' | 'reliability'> & {
+  sample_size?: number | null; reliability?: ZoneValueRow['reliability']; range_low?: number | null; range_high?: number | null;
+  /** The producer withholds the value (an empty cell of a table with statistical secrecy): served null, reason suppressed. */
+  suppressed?: boolean;
+};
+
+const DAY_MS = 86_400_000;
+const date = (iso: string | null) => (iso === null ? null : dateValue(Date.parse(`${iso}T00:00:00Z`) / DAY_MS));
+
+/**
+ * Stages a partition of a zone-values table (schemas/tables/zone-values.ts): one row per zone,
+ * indicator, breakdown and period, checked against the row schema. A value is never invented:
+ * a withheld one is kept as null with `suppressed`.
+ */
+export class ZoneValuesWriter {
+  private seen = new Set<string>();
+  private constructor(private readonly writer: TableWriter, readonly table: string, readonly source: string) {}
+
+  static async open(dataDir: string, country: Country, table: string, partition: string, source: string): Promise<ZoneValuesWriter> {
+    await cleanStaleTemporaries(dataDir, country, table);
+    return new ZoneValuesWriter(await TableWriter.open({ dataDir, country, table, partition, columns: ZONE_VALUE_COLUMNS, orderBy: 'code' }), table, source);
+  }
+
+  /** Adds a value; returns why it cannot be used instead. */
+  add(v: ZoneValueInput): string | null {
+    const suppressed = v.suppressed ?? false;
+    const row = ZoneValueRow.safeParse({
+      ...v, sample_size: v.sample_size ?? null, reliability: v.reliability ?? null, range_low: v.range_low ?? null, range_high: v.range_high ?? null,
+      value: suppressed ? null : v.value, suppressed, source: this.source,
+    });
+    if (!row.success) return row.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    const r = row.data;
+    if (r.value === null && !r.suppressed) return `${r.indicator} of ${r.level} ${r.code}: no value (a withheld value is marked suppressed)`;
+    if (r.value !== null && !Number.isFinite(r.value)) return `${r.indicator} of ${r.level} ${r.code}: value is not a finite number`;
+    const key = `${r.level}|${r.code}|${r.indicator}|${r.breakdown ?? ''}|${r.period_start ?? ''}|${r.period_end ?? ''}`;
+    if (this.seen.has(key)) return `duplicate value of ${r.indicator} for ${r.level} ${r.code} (${r.breakdown ?? 'all'}, ${r.period_start ?? '-'} to ${r.period_end ?? '-'})`;
+    this.seen.add(key);
+    this.writer.append([r.level, r.code, r.indicator, r.breakdown, date(r.period_start), date(r.period_end), r.value, r.unit, r.sample_size,
+      r.reliability, r.range_low, r.range_high, r.suppressed, r.source, date(r.published_on)]);
+    return null;
+  }
+
+  get count(): number { return this.writer.rowCount; }
+
+  async prepare(): Promise<{ table: string; prepared: PreparedTable }[]> {
+    return [{ table: this.table, prepared: await this.writer.prepare() }];
+  }
+
+  async abort(): Promise<void> { await this.writer.abort(); }
+}

@@ -1,0 +1,71 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { booleanPointInPolygon } from '@turf/turf';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
+import { areasAt } from '../../../../api/location/kinds/areas.ts';
+import { prng } from '../../../../datasets/fr/tools/addresses.ts';
+import { AreasWriter, type AreaInput } from '../../../../ingest/core/kinds/areas.ts';
+
+// An areas layer written by the ingest helper (overlapping squares, a ring with a hole, a
+// multipolygon), read back by the API reader, checked against an exact test on every area.
+const ring = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+const rand = prng(15);
+const areas: AreaInput[] = [
+  { id: 'test.hole', layer: 'clay_shrink_swell', geometry: { type: 'Polygon', coordinates: [ring(2.30, 48.82, 2.40, 48.88), ring(2.34, 48.84, 2.36, 48.86)] }, attributes: { level: 'high' } },
+  { id: 'test.multi', layer: 'flood', geometry: { type: 'MultiPolygon', coordinates: [[ring(2.31, 48.83, 2.32, 48.84)], [ring(2.37, 48.85, 2.39, 48.87)]] } },
+];
+for (let i = 0; i < 40; i++) {
+  const x = 2.28 + rand() * 0.12, y = 48.81 + rand() * 0.07, w = 0.002 + rand() * 0.03, h = 0.002 + rand() * 0.02;
+  areas.push({ id: `test.sq${String(i).padStart(2, '0')}`, layer: i % 2 ? 'flood' : 'radon', geometry: { type: 'Polygon', coordinates: [ring(x, y, x + w, y + h)] } });
+}
+let warehouse: Warehouse;
+
+beforeAll(async () => {
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-areas-')), 'data');
+  const writer = await AreasWriter.open(dataDir, 'fr', 'test_areas', 'sample', 'test');
+  for (const a of areas) expect(writer.add(a)).toBeNull();
+  expect(writer.add({ id: 'test.line', layer: 'x', geometry: { type: 'LineString', coordinates: [[2, 48], [3, 49]] } as unknown as Polygon })).toMatch(/Polygon/);
+  expect(writer.add({ id: 'test.l93', layer: 'x', geometry: { type: 'Polygon', coordinates: [ring(652000, 6860000, 653000, 6861000)] } })).toMatch(/wrong CRS/);
+  for (const { prepared } of await writer.prepare()) await prepared.commit();
+  warehouse = await openWarehouse(dataDir, { tables: ['test_areas', 'test_areas_cells'], memoryTables: {} });
+});
+afterAll(() => warehouse?.close());
+
+const exact = (lng: number, lat: number) => areas
+  .filter((a) => booleanPointInPolygon([lng, lat], a.geometry as Polygon | MultiPolygon))
+  .map((a) => ({ id: a.id, layer: a.layer, attributes: a.attributes ?? null, source: 'test' }))
+  .sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1));
+
+describe('areas table kind', () => {
+  it('gives every area containing a random point, as an exact test does', async () => {
+    for (let i = 0; i < 300; i++) {
+      const lng = 2.28 + rand() * 0.15, lat = 48.81 + rand() * 0.09;
+      expect(await areasAt(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(exact(lng, lat));
+    }
+  });
+
+  it('answers exactly on both sides of every edge, holes included', async () => {
+    const e = 1e-6;
+    const sides: [number, number][] = [];
+    for (const a of areas.slice(0, 12)) {
+      const rings = a.geometry.type === 'Polygon' ? a.geometry.coordinates : a.geometry.coordinates.flat();
+      for (const r of rings) {
+        const [[x0, y0], , [x1, y1]] = r as [number, number][];
+        const mx = (x0! + x1!) / 2, my = (y0! + y1!) / 2;
+        sides.push([x0! - e, my], [x0! + e, my], [x1! - e, my], [x1! + e, my], [mx, y0! - e], [mx, y0! + e], [mx, y1! - e], [mx, y1! + e]);
+      }
+    }
+    for (const [lng, lat] of sides) expect(await areasAt(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(exact(lng, lat));
+    // Inside the hole of test.hole and inside it.
+    expect((await areasAt(warehouse, 'fr', 'test_areas', 2.35, 48.85)).some((a) => a.id === 'test.hole')).toBe(false);
+    expect((await areasAt(warehouse, 'fr', 'test_areas', 2.305, 48.87)).find((a) => a.id === 'test.hole')).toEqual({ id: 'test.hole', layer: 'clay_shrink_swell', attributes: { level: 'high' }, source: 'test' });
+  });
+
+  it('answers nothing where no area is published', async () => {
+    expect(await areasAt(warehouse, 'fr', 'test_areas', -0.13, 45.01)).toEqual([]);
+    expect(await areasAt(warehouse, 'be', 'test_areas', 4.35, 50.85)).toEqual([]);
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
+import { finestValue, valuesOfZone, valuesOfZones } from '../../../../api/location/kinds/zone-values.ts';
+import { ZoneValuesWriter, type ZoneValueInput } from '../../../../ingest/core/kinds/zone-values.ts';
+
+// Median incomes published by IRIS, commune and department over two years, one IRIS withheld
+// (statistical secrecy), one with a low reliability: what a zone route and a report serve.
+const v = (level: ZoneValueInput['level'], code: string, year: number, value: number | null, extra: Partial<ZoneValueInput> = {}): ZoneValueInput => ({
+  level, code, indicator: 'income.median_per_unit', breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
+  value, unit: 'EUR/year', published_on: `${year + 2}-03-01`, reliability: 'high', ...extra,
+});
+const VALUES: ZoneValueInput[] = [
+  v('administrative_area_level2', '33', 2020, 21000), v('administrative_area_level2', '33', 2021, 22000),
+  v('locality', '33001', 2020, 19000), v('locality', '33001', 2021, 19500, { reliability: 'medium', sample_size: 800 }),
+  v('sublocality_level2', '330010101', 2021, null, { suppressed: true }),
+  v('sublocality_level2', '330010102', 2021, 18000, { reliability: 'low', range_low: 15000, range_high: 21000 }),
+];
+const zonesOf = (iris: string) => [{ level: 'sublocality_level2', code: iris }, { level: 'locality', code: '33001' }, { level: 'administrative_area_level2', code: '33' }];
+let dataDir: string;
+let warehouse: Warehouse;
+
+beforeAll(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-')), 'data');
+  const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'sample', 'test');
+  for (const x of VALUES) expect(writer.add(x)).toBeNull();
+  expect(writer.add(VALUES[0]!)).toMatch(/duplicate value/);
+  expect(writer.add(v('locality', '33003', 2021, null))).toMatch(/no value/);
+  expect(writer.add({ ...v('locality', '33003', 2021, 1), indicator: 'Income Median' })).toMatch(/indicator/);
+  for (const { prepared } of await writer.prepare()) await prepared.commit();
+  warehouse = await openWarehouse(dataDir, { tables: ['test_values'], memoryTables: {} });
+});
+afterAll(() => warehouse?.close());
+
+describe('zone values table kind', () => {
+  it('serves a zone only its own latest values, never a wider zone’s', async () => {
+    const [commune] = await valuesOfZone(warehouse, 'fr', 'test_values', 'locality', '33001');
+    expect(commune).toMatchObject({ code: '33001', value: 19500, period_start: '2021-01-01', period_end: '2021-12-31', reliability: 'medium', sample_size: 800, published_on: '2023-03-01', suppressed: false });
+    expect(await valuesOfZone(warehouse, 'fr', 'test_values', 'sublocality_level2', '330010101')).toEqual([expect.objectContaining({ value: null, suppressed: true })]);
+    expect(await valuesOfZone(warehouse, 'fr', 'test_values', 'sublocality_level2', '339999999')).toEqual([]);
+  });
+
+  it('serves at a point the finest reliable zone, skipping a withheld value and a low reliability', async () => {
+    const rows = await valuesOfZones(warehouse, 'fr', 'test_values', zonesOf('330010101'));
+    expect(finestValue(rows, zonesOf('330010101'), 'income.median_per_unit').value).toMatchObject({ level: 'locality', value: 19500 });
+    // A low-reliability IRIS value gives way to the medium commune value.
+    const low = await valuesOfZones(warehouse, 'fr', 'test_values', zonesOf('330010102'));
+    expect(finestValue(low, zonesOf('330010102'), 'income.median_per_unit').value).toMatchObject({ level: 'locality' });
+    // Only the withheld IRIS: null with the reason suppressed; nothing at all: not_found.
+    expect(finestValue(rows.filter((r) => r.level === 'sublocality_level2'), zonesOf('330010101'), 'income.median_per_unit')).toEqual({ value: null, reason: 'suppressed' });
+    expect(finestValue(rows, zonesOf('330010101'), 'income.poverty_rate')).toEqual({ value: null, reason: 'not_found' });
+  });
+
+  it('writes what DuckDB reads back from the file as an analyst would', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    const rows = (await c.runAndReadAll(`SELECT code, value, typeof(period_start) AS t FROM '${dataDir}/fr/test_values/*.parquet' WHERE level = 'locality' ORDER BY period_end`)).getRowObjectsJS();
+    c.closeSync(); db.closeSync();
+    expect(rows).toEqual([{ code: '33001', value: 19000, t: 'DATE' }, { code: '33001', value: 19500, t: 'DATE' }]);
+  });
+});
