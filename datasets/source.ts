@@ -28,3 +28,19 @@ export interface Source {
   /** Committed format-faithful sample, relative to the repository root. */
   sample: string;
 }
+
+/**
+ * Days after which data lags its source's update rhythm: the rhythm plus a grace for the
+ * producer's usual delay (DVF is published each April and October). The one table behind every
+ * `stale` (spec 2.5) and `fresh` (spec 2.12) the service serves.
+ */
+export const STALE_AFTER_DAYS: Record<Source['update_frequency'], number | null> = {
+  daily: 3, weekly: 14, monthly: 45, quarterly: 120, half_yearly: 215, yearly: 400, irregular: null,
+};
+
+/** Does data dated `date` (YYYY-MM-DD or a timestamp) lag the rhythm at `now`? Never for an irregular source. */
+export function isStale(date: string, frequency: Source['update_frequency'], now: Date): boolean {
+  const days = STALE_AFTER_DAYS[frequency];
+  if (days === null) return false;
+  return now.getTime() - Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date) > days * 86_400_000;
+}

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
 
@@ -76,11 +76,11 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
         const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.parquet')) : [];
         const view = `${country}_${table}`;
         if (files.length > 0) {
-          const glob = join(dir, '*.parquet').replaceAll("'", "''");
-          await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet('${glob}', union_by_name = true)`);
+          const glob = quotedString(join(dir, '*.parquet'));
+          await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true)`);
           next.add(view);
           const reader = await setup.runAndReadAll(
-            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata('${glob}') WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
+            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
           );
           stats.set(view, (reader.getRowObjectsJS() as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
         } else {

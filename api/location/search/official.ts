@@ -1,3 +1,4 @@
+import { quotedString } from '@duckdb/node-api';
 import type { Country } from '../../../schemas/common.ts';
 import type { MemoryTable, Warehouse } from '../../core/warehouse.ts';
 import { addressIndexOf } from './address-index.ts';
@@ -92,7 +93,7 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
   for (const e of entries.slice(0, MAX_STREETS)) {
     const files = warehouse.filesWithCells(country, 'addresses', e.lo, e.hi);
     if (files.length === 0) continue;
-    const from = `read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)`;
+    const from = `read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)`;
     const rows = await warehouse.query<OfficialAddress>(
       `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND ${hasKey('street_key', '$1')} AND locality_code IS NOT DISTINCT FROM $2 AND ${hasKey('locality_key', '$3')}`,
       [e.street_key, e.locality_code, e.locality_key],
@@ -157,7 +158,7 @@ export async function nearestAddressSql(warehouse: Warehouse, country: Country, 
   const where = `cell BETWEEN ${BigInt(lo)} AND ${BigInt(hi)} AND (${ranges.map(([a, b]) => `cell BETWEEN ${BigInt(a)} AND ${BigInt(b)}`).join(' OR ')})`;
   const files = warehouse.filesWithCells(country, 'addresses', lo, hi);
   if (files.length === 0) return null;
-  const from = `read_parquet([${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}], union_by_name = true)`;
+  const from = `read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)`;
   const rows = await warehouse.query<OfficialAddress>(`SELECT ${COLUMNS} FROM ${from} WHERE ${where}`);
   let best: (OfficialAddress & { distance_m: number }) | null = null;
   for (const r of rows) {
