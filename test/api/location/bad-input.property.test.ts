@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../../schemas/error.ts';
+import { buildFixtureData } from '../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+
+/**
+ * Every location route under generated hostile input (issue 21, section 5): control characters,
+ * NUL, lone surrogates, long strings, numbers at and past every bound, wrong types, duplicated
+ * parameters. Whatever the input: a status below 500, the spec's error body on every failure
+ * (section 7), never the caller's key echoed. Seeded and bounded; FUZZ_RUNS=N for a longer run.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp(await buildFixtureData(), { env: { RATE_LIMIT_PER_MINUTE: '1000000', QUOTA_UNITS_PER_MONTH: '100000000' } });
+});
+afterAll(async () => { await t?.close(); });
+
+const ROUTES = [
+  '/api/v1/fr/location', '/api/v1/ca/location', '/api/v1/be/location', '/api/v1/fr/report', '/api/v1/be/report',
+  '/api/v1/fr/market', '/api/v1/fr/market/sales', '/api/v1/fr/catalog/fields', '/api/v1/be/catalog/domains',
+  '/api/v1/location', '/api/v1/catalog/coverage',
+];
+const PARAMS = ['lat', 'lng', 'address', 'locale', 'include', 'property_id', 'property_type', 'radius', 'page', 'per_page', 'country', 'geometry', 'category', 'x'];
+
+/** Values a careless or hostile client sends. */
+const hostile = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u202e', '%', '%00', '%ZZ', '', ' ', '+', '-', '.', '1e3', '0x1F', 'NaN', 'Infinity', '-0', '1,5'),
+  fc.double().map(String),
+  fc.integer({ min: -2_147_483_649, max: 2_147_483_649 }).map(String),
+  fc.constantFrom('90', '90.0000001', '-90', '180', '180.0000001', '-180.5', '99', '2001', '100', '99.9', '2000', '0', '101', '9007199254740993'),
+  fc.string({ minLength: 250, maxLength: 5000 }),
+  fc.constantFrom('fr', 'en', 'de', 'FR', 'market', 'market.price_trend', 'location,weather', 'apartment', 'house', 'prp_1', 'prp_', 'BE', 'ca'),
+);
+
+/** Percent-encodes any string, a lone surrogate as the three bytes a careless client would send (WTF-8). */
+export function encodeAny(v: string): string {
+  let out = '';
+  for (const ch of v) {
+    const cp = ch.codePointAt(0)!;
+    out += cp >= 0xd800 && cp <= 0xdfff
+      ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+      : encodeURIComponent(ch);
+  }
+  return out;
+}
+
+const query = fc.array(fc.tuple(fc.constantFrom(...PARAMS), hostile), { maxLength: 6 })
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeAny(v)}`).join('&'));
+
+describe('location routes under hostile input', () => {
+  it('answer below 500 with the spec error body, and never echo the key', async () => {
+    let requests = 0;
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...ROUTES), query, fc.boolean(), fc.boolean(), async (route, q, rawPercent, placed) => {
+      // Half the time a valid place first, so the hostile values reach the handlers, not only the parser;
+      // now and then a raw, possibly malformed percent sequence: the router must answer it too.
+      const url = `${route}?${placed ? 'lat=48.86305&lng=2.36196&' : ''}${rawPercent ? q.replace(/%25/g, '%') : q}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+      requests++;
+      expect(res.statusCode, `${url} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+      expect(res.body).not.toContain(t.key);
+      expect(res.headers['x-request-id']).toBeTruthy();
+      if (res.statusCode >= 400) expect(ErrorBody.safeParse(res.json()).success, res.body.slice(0, 300)).toBe(true);
+    }), { numRuns: RUNS, seed: SEED });
+    expect(requests).toBe(RUNS);
+  });
+
+  it('answer path segments of any shape on the zone routes below 500', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom('fr', 'ca', 'be', 'xx'), hostile, hostile, fc.boolean(), async (country, level, code, children) => {
+      const url = `/api/v1/${country}/zones/${encodeAny(level)}/${encodeAny(code)}${children ? '/children' : ''}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+      expect(res.statusCode, `${url} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+      if (res.statusCode >= 400) expect(ErrorBody.safeParse(res.json()).success, res.body.slice(0, 300)).toBe(true);
+    }), { numRuns: RUNS, seed: SEED });
+  });
+
+  it('answer a duplicated parameter as invalid_parameter naming it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/fr/location?lat=48.86&lat=48.87&lng=2.36', headers: { authorization: `Bearer ${t.key}` } });
+    expect(res.statusCode).toBe(400);
+    expect(ErrorBody.parse(res.json()).error).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'lat' } });
+  });
+});
