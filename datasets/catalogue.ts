@@ -3,6 +3,7 @@ import { adminExpressSource } from './fr/admin-express/source.ts';
 import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
+import { filosofiSource } from './fr/filosofi/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
@@ -12,7 +13,7 @@ export type { Source } from './source.ts';
 
 /** Every source the platform knows, by id. */
 export const SOURCES: readonly Source[] = [
-  banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource,
+  banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource,
 ];

@@ -23,6 +23,8 @@ import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSour
 import { ingestCaZones } from './ca/zones.ts';
 import { ingestAdressesQuebec } from './ca/adresses-quebec.ts';
 import { ingestMontrealRoll } from './ca/roll.ts';
+import { filosofiSource } from '../datasets/fr/filosofi/source.ts';
+import { ingestFilosofi } from './fr/filosofi.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -203,6 +205,26 @@ export const JOBS: Job[] = [
     samples: [['--input', join(REPO_ROOT, 'datasets/fr/dvf')]],
   },
   {
+    id: 'fr.filosofi',
+    summary: "INSEE Filosofi disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv): median per consumption unit, quartiles, poverty rate -> fr/zone_values",
+    sources: [filosofiSource],
+    usage: 'fr.filosofi --input <BASE_TD_FILO_DISP_IRIS_YYYY.csv | folder> [--published-on YYYY-MM-DD]',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, 'published-on': { type: 'string' } });
+      const published = o['published-on'];
+      if (published !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(published)) throw new UsageError('--published-on must be a date YYYY-MM-DD (the producer\'s publication date of the edition)');
+      const input = requireInput(o.input);
+      const files = statSync(input).isDirectory()
+        ? readdirSync(input).filter((f) => /^BASE_TD_FILO_DISP_IRIS_\d{4}.*\.csv$/i.test(f)).sort().map((f) => join(input, f))
+        : [input];
+      if (files.length === 0) throw new UsageError(`no BASE_TD_FILO_DISP_IRIS_YYYY.csv file in ${input}`);
+      const out: PartitionSummary[] = [];
+      for (const file of files) out.push(...await ingestFilosofi(ctx, { path: file, publishedOn: published ?? null }));
+      return out;
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/fr/filosofi')]],
+  },
+  {
     id: 'zones',
     summary: 'Boundary file of any producer (GeoJSON or Shapefile, any CRS) as one zone level -> <country>/zones, <country>/zone_cells',
     sources: [],
@@ -262,7 +284,7 @@ export function jobById(id: string): Job | undefined {
 
 /** Runs every job on the committed samples (zones first: addresses are checked against them, sales get their IRIS). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban', 'fr.dvf', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
+  const order = ['fr.zones', 'fr.ban', 'fr.dvf', 'fr.filosofi', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;

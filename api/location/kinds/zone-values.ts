@@ -1,6 +1,11 @@
 import type { Country } from '../../../schemas/common.ts';
 import type { ZoneValueRow } from '../../../schemas/tables/zone-values.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
+import type { Measure } from '../../../schemas/measure.ts';
+import type { Manifest } from '../../../schemas/tables/manifest.ts';
+import type { Zone } from '../../../schemas/zone.ts';
+import { sourceById } from '../../../datasets/catalogue.ts';
+import { isStale } from '../../../datasets/source.ts';
 
 /**
  * The API reader of the "zone values" table kind (schemas/tables/zone-values.ts). A zone route
@@ -57,4 +62,23 @@ export function finestValue(rows: readonly ZoneValue[], zones: readonly { level:
   const chosen = reliable ?? published[0];
   if (chosen) return { value: chosen, reason: null };
   return { value: null, reason: byZone.length > 0 ? 'suppressed' : 'not_found' };
+}
+
+/** updated_on of a value: the producer's publication date of the edition, else the import date of its source's partitions. */
+export function updatedOnOf(row: ZoneValue, manifest: Manifest, table: string): string | null {
+  if (row.published_on) return row.published_on;
+  const imported = manifest.partitions.filter((p) => p.table === table && p.sources.some((s) => s.id === row.source)).map((p) => p.imported_at).sort().at(-1);
+  return imported ? imported.slice(0, 10) : null;
+}
+
+/** A served zone value as the Measure of spec 2.5 (the zone named as data.location names it). */
+export function measureOf(row: ZoneValue, zone: Zone, definition: string, updatedOn: string, now: Date): Measure {
+  const frequency = sourceById(row.source)?.update_frequency ?? 'irregular';
+  return {
+    value: row.value!, unit: row.unit as Measure['unit'],
+    period: row.period_start && row.period_end ? { start: row.period_start, end: row.period_end } : null,
+    zone, sample_size: row.sample_size, reliability: row.reliability ?? 'low',
+    range: row.range_low !== null && row.range_high !== null ? { low: row.range_low, high: row.range_high } : null,
+    definition, updated_on: updatedOn, stale: isStale(updatedOn, frequency, now),
+  };
 }

@@ -1,15 +1,15 @@
+import { FrResidents } from '../../../../schemas/residents.ts';
 import type { DomainModule } from '../types.ts';
+import { RESIDENTS_FIELDS } from './fields.ts';
+import { frResidentsResolver } from './fr.ts';
 
-/**
- * Residents (spec 2.11): incomes, households, housing (issue 14).
- * No country is computed yet: the report answers the domain unavailable where the country
- * publishes it, not_covered elsewhere (datasets/<country>/profile.ts).
- */
+/** Residents (spec 2.11): incomes, households, housing. France from Filosofi (issue 14); Quebec and Belgium to come. */
 export const residentsDomain: DomainModule = {
   id: 'residents',
-  fields: [],
+  fields: RESIDENTS_FIELDS,
   catalogFields: { be: ['income.taxable_median', 'housing.dwellings', 'housing.houses_share'] },
   paths: { be: ['/residents', '/zones/{level}/{code}', '/report'] },
-  resolvers: {},
-  tables: {},
+  resolvers: { fr: frResidentsResolver },
+  schema: FrResidents,
+  tables: { fr: ['zone_values'] },
 };

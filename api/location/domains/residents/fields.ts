@@ -1,0 +1,29 @@
+import type { FieldDef } from '../types.ts';
+
+const FILOSOFI = ['fr.filosofi'];
+const ZONES_FR = {
+  fr: 'Servie à la zone la plus fine du point dont la valeur est fiable (IRIS, puis arrondissement, commune, département, région); la fiabilité vient de la note de précaution d’usage de l’INSEE (0: high, 1: medium).',
+  en: 'Served at the finest zone of the point with a reliable value (IRIS, then arrondissement, commune, department, region); reliability comes from INSEE’s caution note (0: high, 1: medium).',
+};
+
+/** Fields of the residents domain in France (spec 2.11; issue 14) and what backs them. */
+export const RESIDENTS_FIELDS: FieldDef[] = [
+  { id: 'residents.income.median_disposable_per_unit', domain: 'residents', label: { fr: 'Revenu disponible médian par unité de consommation', en: 'Median disposable income per consumption unit' }, unit: 'EUR/year', sources: FILOSOFI, table: 'zone_values', countries: ['fr'],
+    definition: { fr: `Médiane du revenu disponible annuel par unité de consommation des personnes de la zone (Filosofi, INSEE): revenus d’activité, de remplacement, du patrimoine et prestations, nets des impôts directs. range: premier et troisième quartiles. Une valeur couverte par le secret statistique n’est pas servie (suppressed). ${ZONES_FR.fr}`, en: `Median annual disposable income per consumption unit of the people of the zone (Filosofi, INSEE): earnings, replacement and property income and benefits, net of direct taxes. range: first and third quartiles. A value under statistical secrecy is not served (suppressed). ${ZONES_FR.en}` } },
+  { id: 'residents.income.poverty_rate', domain: 'residents', label: { fr: 'Taux de pauvreté', en: 'Poverty rate' }, unit: '%', sources: FILOSOFI, table: 'zone_values', countries: ['fr'],
+    definition: { fr: `Part des personnes dont le niveau de vie est inférieur à 60 % du niveau de vie médian de France métropolitaine (Filosofi, INSEE). ${ZONES_FR.fr}`, en: `Share of people whose standard of living is below 60 % of the median of metropolitan France (Filosofi, INSEE). ${ZONES_FR.en}` } },
+  { id: 'residents.households.count', domain: 'residents', label: { fr: 'Ménages', en: 'Households' }, unit: 'count', sources: [], table: 'zone_values', countries: ['fr'],
+    definition: { fr: 'Nombre de ménages (recensement, INSEE): source non encore intégrée.', en: 'Number of households (census, INSEE): source not ingested yet.' } },
+  { id: 'residents.housing.dwellings', domain: 'residents', label: { fr: 'Logements', en: 'Dwellings' }, unit: 'count', sources: [], table: 'zone_values', countries: ['fr'],
+    definition: { fr: 'Nombre de logements (recensement, INSEE): source non encore intégrée.', en: 'Number of dwellings (census, INSEE): source not ingested yet.' } },
+  { id: 'residents.housing.houses_share', domain: 'residents', label: { fr: 'Part des maisons', en: 'Share of houses' }, unit: '%', sources: [], table: 'zone_values', countries: ['fr'],
+    definition: { fr: 'Part des maisons parmi les logements (recensement): source non encore intégrée.', en: 'Share of houses among dwellings (census): source not ingested yet.' } },
+  { id: 'residents.housing.owners_share', domain: 'residents', label: { fr: 'Part des propriétaires occupants', en: 'Share of owner-occupiers' }, unit: '%', sources: [], table: 'zone_values', countries: ['fr'],
+    definition: { fr: 'Part des résidences principales occupées par leur propriétaire (recensement): source non encore intégrée.', en: 'Share of main residences occupied by their owner (census): source not ingested yet.' } },
+  { id: 'residents.housing.social_housing_share', domain: 'residents', label: { fr: 'Part des logements sociaux', en: 'Share of social housing' }, unit: '%', sources: [], table: 'zone_values', countries: ['fr'],
+    definition: { fr: 'Part des résidences principales HLM louées vides (recensement): source non encore intégrée.', en: 'Share of main residences rented as social housing (census): source not ingested yet.' } },
+];
+
+export function definitionOf(id: string, locale: 'fr' | 'en'): string {
+  return RESIDENTS_FIELDS.find((f) => f.id === id)!.definition[locale];
+}

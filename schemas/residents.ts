@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { DomainStatus, Missing } from './domain.ts';
+import { Measure } from './measure.ts';
+
+/**
+ * data.residents in France (spec 2.11 leaves its fields to the service; issue 14): incomes from
+ * INSEE Filosofi, households and housing from the census. Every field is always present, null with
+ * its reason in `missing` when there is no value (spec 2.2).
+ */
+export const FrResidents = z.object({
+  status: DomainStatus,
+  income: z.object({
+    median_disposable_per_unit: Measure.nullable().describe('median disposable income per consumption unit, EUR/year (Filosofi)'),
+    poverty_rate: Measure.nullable().describe('share of people below 60 % of the national median standard of living, % (Filosofi)'),
+  }),
+  households: z.object({ count: Measure.nullable() }),
+  housing: z.object({
+    dwellings: Measure.nullable(),
+    houses_share: Measure.nullable(),
+    owners_share: Measure.nullable(),
+    social_housing_share: Measure.nullable(),
+  }),
+  missing: Missing,
+});
+export type FrResidents = z.infer<typeof FrResidents>;

@@ -1,0 +1,73 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { centroid } from '@turf/turf';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportResponse } from '../../../../../api/location/report.ts';
+import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { FrResidents } from '../../../../../schemas/residents.ts';
+import { buildFixtureData, silentContext } from '../../../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+
+// France's residents on the committed samples, each figure checked against DuckDB reading INSEE's file layout directly.
+let t: TestApp;
+let dataDir: string;
+const SOURCE = join(REPO_ROOT, 'datasets/fr/filosofi/BASE_TD_FILO_DISP_IRIS_2018.csv');
+
+async function query<T>(sql: string): Promise<T[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
+}
+
+beforeAll(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-residents-')), 'data');
+  await runSamples(silentContext(dataDir));
+  t = await buildTestApp(dataDir);
+});
+afterAll(async () => { await t.close(); });
+
+async function residentsIn(iris: string) {
+  const [z] = await query<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/zones/*.parquet' WHERE level = 'sublocality_level2' AND code = '${iris}'`);
+  const [lng, lat] = centroid(JSON.parse(z!.geometry)).geometry.coordinates as [number, number];
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=residents&locale=en`, headers: { authorization: `Bearer ${t.key}` } });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = ReportResponse.parse(res.json());
+  return { residents: FrResidents.parse(body.data.residents), warnings: body.meta.warnings };
+}
+
+describe('residents in France on the samples', () => {
+  it('serves every IRIS its own median and poverty rate, as DuckDB reads them in the published file', async () => {
+    const source = await query<{ code: string; med: string; q1: string; q3: string; tp: string; note: string }>(
+      `SELECT IRIS AS code, DISP_MED18 AS med, DISP_Q118 AS q1, DISP_Q318 AS q3, DISP_TP6018 AS tp, DISP_NOTE18 AS note
+       FROM read_csv('${SOURCE}', delim = ';', header = true, all_varchar = true) WHERE IRIS LIKE '75103%'`);
+    expect(source.length).toBe(8);
+    for (const s of source) {
+      const { residents } = await residentsIn(s.code);
+      const med = residents.income.median_disposable_per_unit!;
+      expect(med).toMatchObject({ value: Number(s.med), unit: 'EUR/year', zone: { level: 'sublocality_level2', code: s.code }, range: { low: Number(s.q1), high: Number(s.q3) }, period: { start: '2018-01-01', end: '2018-12-31' } });
+      expect(med.reliability).toBe(s.note === '0' ? 'high' : 'medium');
+      if (s.tp === null || s.tp === '') {
+        // Withheld by INSEE: never served, never taken from a wider zone that publishes nothing.
+        expect(residents.income.poverty_rate).toBeNull();
+        expect(residents.missing['income.poverty_rate']).toBe('suppressed');
+      } else {
+        expect(residents.income.poverty_rate).toMatchObject({ value: Number(s.tp), unit: '%' });
+      }
+      expect(residents.status).toBe('partial');
+      expect(residents.housing.dwellings).toBeNull();
+      expect(residents.missing['housing.dwellings']).toBe('unavailable');
+    }
+  });
+
+  it('answers unavailable, with the reason, where the incomes are not ingested', async () => {
+    const app = await buildTestApp(await buildFixtureData());
+    try {
+      const res = await app.app.inject({ method: 'GET', url: '/api/v1/fr/report?lat=48.86305&lng=2.36196&include=residents', headers: { authorization: `Bearer ${app.key}` } });
+      const residents = FrResidents.parse(ReportResponse.parse(res.json()).data.residents);
+      expect(residents.status).toBe('unavailable');
+      expect(residents.missing['income.median_disposable_per_unit']).toBe('unavailable');
+    } finally { await app.close(); }
+  });
+});
