@@ -48,3 +48,19 @@ export const SalesPage = z.object({
   sales: z.array(NearbySale),
   pagination: z.object({ page: z.number().int(), per_page: z.number().int(), total: z.number().int() }),
 });
+
+/** A property type's figures in one zone. */
+const ByType = <T extends z.ZodType>(t: T) => z.object({ apartment: t.nullable(), house: t.nullable() });
+
+/**
+ * France's market of one zone (zone route, spec 4.2 and 4.4: only values published for that zone):
+ * the 24-month median price per m² per property type, and its yearly and quarterly series.
+ */
+export const FrZoneMarket = z.object({
+  status: DomainStatus,
+  median_price_per_m2: ByType(Measure),
+  yearly: ByType(Series).describe('calendar years, changes 1y, 5y and since the first year'),
+  quarterly: ByType(Series).describe('calendar quarters, changes to the same quarter 1 and 5 years before'),
+  missing: Missing,
+});
+export type FrZoneMarket = z.infer<typeof FrZoneMarket>;

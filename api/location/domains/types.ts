@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Country, Locale } from '../../../schemas/common.ts';
 import type { Domain, DomainStatus, Warning } from '../../../schemas/domain.ts';
 import type { Location } from '../../../schemas/location.ts';
+import type { Zone } from '../../../schemas/zone.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Manifests } from '../../core/manifests.ts';
 import type { AnyRoute } from '../../core/routes.ts';
@@ -46,6 +47,10 @@ export interface Resolved { value: { status?: DomainStatus; missing?: unknown } 
 
 export type Resolver = (deps: LocationRouteDeps, ctx: ResolveContext) => Promise<Resolved>;
 
+/** What a zone resolver is asked: the values published for one zone (spec 4.4), never a wider zone's. */
+export interface ZoneContext { country: Country; zone: Zone; locale: Locale }
+export type ZoneResolver = (deps: LocationRouteDeps, ctx: ZoneContext) => Promise<Resolved>;
+
 /**
  * One domain of the report (spec 2.1, 2.6-2.11), in one folder (api/location/domains/<domain>/):
  * its catalog fields, the countries where this service computes it (one resolver each), the tables
@@ -70,6 +75,10 @@ export interface DomainModule {
   tables: Partial<Record<Country, TableName[]>>;
   /** Small, hot tables copied into DuckDB's memory at each refresh (api/core/warehouse.ts). */
   memoryTables?: Record<string, MemoryTable>;
+  /** The domain's values of one zone on /zones/{level}/{code} (include=<domain>), per country computed. */
+  zoneResolvers?: Partial<Record<Country, ZoneResolver>>;
+  /** The contract of those zone values, when the domain serves zones. */
+  zoneSchema?: z.ZodType;
   /** The domain's own routes in a country (beyond the report). */
   routes?: Partial<Record<Country, (deps: LocationRouteDeps) => AnyRoute[]>>;
 }

@@ -1,8 +1,9 @@
-import { FrMarket } from '../../../../schemas/market.ts';
+import { FrMarket, FrZoneMarket } from '../../../../schemas/market.ts';
 import type { MemoryTable } from '../../../core/warehouse.ts';
 import type { DomainModule } from '../types.ts';
 import { MARKET_FIELDS } from './fields.ts';
 import { frMarketResolver } from './fr.ts';
+import { frZoneMarketResolver } from './fr-zone.ts';
 import { frMarketRoutes } from './routes.ts';
 
 /** Market indicators of the report (24-month medians and yearly series); quarterly rows stay on disk. */
@@ -16,6 +17,8 @@ export const marketDomain: DomainModule = {
   paths: { be: ['/market', '/market/permits', '/report'] },
   resolvers: { fr: frMarketResolver },
   schema: FrMarket,
+  zoneResolvers: { fr: frZoneMarketResolver },
+  zoneSchema: FrZoneMarket,
   tables: { fr: ['sales', 'market_indicators'] },
   memoryTables: { market_indicators_mem: INDICATORS_MEM },
   routes: { fr: frMarketRoutes },

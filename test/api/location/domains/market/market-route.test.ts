@@ -13,7 +13,7 @@ import { DVF_GEO_HEADER } from '../../../../../ingest/fr/dvf-lines.ts';
 import { ingestGenericZones } from '../../../../../ingest/generic/zones.ts';
 import { REPO_ROOT } from '../../../../../ingest/jobs.ts';
 import { ErrorBody } from '../../../../../schemas/error.ts';
-import { FrMarket } from '../../../../../schemas/market.ts';
+import { FrMarket, FrZoneMarket } from '../../../../../schemas/market.ts';
 import { RELIABILITY_THRESHOLDS } from '../../../../../schemas/tables/market-indicators.ts';
 import { pointCell } from '../../../../../schemas/tables/cells.ts';
 import { box, buildFixtureData, silentContext } from '../../../../helpers/fixture-data.ts';
@@ -120,6 +120,12 @@ describe('data.market in /api/v1/fr/report', () => {
     expect(body.meta.warnings.some((w) => w.domain === 'market' && w.code === 'not_covered')).toBe(true);
     const list = FrSalesResponse.parse((await get('/api/v1/fr/market/sales?lat=49.12&lng=6.18')).json());
     expect(list.data).toMatchObject({ status: 'not_covered', missing: { sales: 'not_covered' } });
+  });
+
+  it('answers the market of a Moselle zone not_covered on the zone route', async () => {
+    const body = (await get('/api/v1/fr/zones/administrative_area_level2/57?include=market')).json();
+    expect(FrZoneMarket.parse(body.data.market)).toMatchObject({ status: 'not_covered', median_price_per_m2: { apartment: null, house: null }, missing: { median_price_per_m2: 'not_covered' } });
+    expect(body.meta.warnings).toContainEqual(expect.objectContaining({ domain: 'market', code: 'not_covered' }));
   });
 
   it('honours property_type: no house sold here, so no house median', async () => {
