@@ -6,6 +6,7 @@ import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
+import { statbelIncomeSource } from './be/statbel-income/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
 import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
 
@@ -15,7 +16,7 @@ export type { Source } from './source.ts';
 export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
-  statbelSectorsSource, refnisSource, bestSource,
+  statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -25,6 +25,8 @@ import { ingestAdressesQuebec } from './ca/adresses-quebec.ts';
 import { ingestMontrealRoll } from './ca/roll.ts';
 import { filosofiSource } from '../datasets/fr/filosofi/source.ts';
 import { ingestFilosofi } from './fr/filosofi.ts';
+import { statbelIncomeSource } from '../datasets/be/statbel-income/source.ts';
+import { ingestStatbelIncome } from './be/statbel-income.ts';
 
 /** Where the committed samples live, relative to the repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -225,6 +227,19 @@ export const JOBS: Job[] = [
     samples: [['--input', join(REPO_ROOT, 'datasets/fr/filosofi')]],
   },
   {
+    id: 'be.statbel-income',
+    summary: "Statbel fiscal income by municipality (TF_PSNL_INC_TAX_MUNTY.txt): mean net taxable income per tax return, one partition per income year -> be/zone_values",
+    sources: [statbelIncomeSource],
+    usage: 'be.statbel-income --input <TF_PSNL_INC_TAX_MUNTY.txt> [--published-on YYYY-MM-DD]',
+    async run(ctx, argv) {
+      const o = args(argv, { input: { type: 'string' }, 'published-on': { type: 'string' } });
+      const published = o['published-on'];
+      if (published !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(published)) throw new UsageError('--published-on must be a date YYYY-MM-DD (the producer\'s publication date of the edition)');
+      return ingestStatbelIncome(ctx, { path: requireInput(o.input), publishedOn: published ?? null });
+    },
+    samples: [['--input', join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_MUNTY.txt')]],
+  },
+  {
     id: 'zones',
     summary: 'Boundary file of any producer (GeoJSON or Shapefile, any CRS) as one zone level -> <country>/zones, <country>/zone_cells',
     sources: [],
@@ -284,7 +299,7 @@ export function jobById(id: string): Job | undefined {
 
 /** Runs every job on the committed samples (zones first: addresses are checked against them, sales get their IRIS). */
 export async function runSamples(ctx: JobContext): Promise<PartitionSummary[]> {
-  const order = ['fr.zones', 'fr.ban', 'fr.dvf', 'fr.filosofi', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best'];
+  const order = ['fr.zones', 'fr.ban', 'fr.dvf', 'fr.filosofi', 'ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'be.zones', 'be.best', 'be.statbel-income'];
   const out: PartitionSummary[] = [];
   for (const id of order) {
     const job = jobById(id)!;

@@ -23,3 +23,15 @@ export const FrResidents = z.object({
   missing: Missing,
 });
 export type FrResidents = z.infer<typeof FrResidents>;
+
+/** data.residents in Belgium (spec 2.11), with the mean per return the municipal file allows (a measure of its own name). */
+export const BeResidents = z.object({
+  status: DomainStatus,
+  income: z.object({
+    taxable_median: Measure.nullable().describe('median net taxable income per tax return, EUR/year, at statistical sector (Statbel)'),
+    taxable_mean_per_return: Measure.nullable().describe('mean net taxable income per tax return, EUR/year, at municipality (Statbel totals divided by returns)'),
+  }),
+  housing: z.object({ dwellings: Measure.nullable(), houses_share: Measure.nullable() }),
+  missing: Missing,
+});
+export type BeResidents = z.infer<typeof BeResidents>;

@@ -9,6 +9,7 @@ import { LocationResponse } from '../../../api/location/domains/location/routes.
 import { ReportResponse } from '../../../api/location/report.ts';
 import { ZoneChildrenResponse, ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
+import { BeResidents } from '../../../schemas/residents.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -24,7 +25,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['be.zones', 'be.best']) {
+  for (const id of ['be.zones', 'be.best', 'be.statbel-income']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -150,7 +151,8 @@ describe('Belgian catalog routes', () => {
     const location = domains[0]!;
     expect(location).toMatchObject({ label: 'Location', served: true, routes: ['/api/v1/be/location', '/api/v1/be/report'] });
     expect(location.fields).toContain('zones.sublocality_level2');
-    expect(domains.find((d) => d.id === 'residents')).toMatchObject({ served: false, fields: expect.arrayContaining(['income.taxable_median']) });
+    expect(domains.find((d) => d.id === 'residents')).toMatchObject({ served: true, fields: expect.arrayContaining(['income.taxable_median', 'income.taxable_mean_per_return']) });
+    expect(domains.find((d) => d.id === 'risks')).toMatchObject({ served: false });
     // Catalog routes consume no unit.
     const quota = Number(res.headers['x-quota-remaining']);
     const again = await get('/api/v1/be/catalog/domains');
@@ -165,5 +167,24 @@ describe('Belgian catalog routes', () => {
     const province = fields.find((f) => f.id === 'location.zones.administrative_area_level2')!;
     expect(province.definition).toContain('Bruxelles-Capitale');
     expect(province.coverage.status).toBe('available');
+  });
+});
+
+describe('Belgian residents from the samples', () => {
+  it('serves /residents at the Grand-Place with the mean per return of Bruxelles, as the published file gives it', async () => {
+    const res = await get('/api/v1/be/residents?lat=50.8466&lng=4.3524&locale=en');
+    expect(res.statusCode, res.body).toBe(200);
+    const residents = BeResidents.parse(res.json().data.residents);
+    // 2022 row of 21004 in the sample: total net taxable income / (returns with + without income).
+    const line = (await readFile(join(import.meta.dirname, '../../../datasets/be/statbel-income/TF_PSNL_INC_TAX_MUNTY.txt'), 'utf8')).split('\r\n').find((l) => l.startsWith('2022|21004|'))!.split('|');
+    const returns = Number(line[2]) + Number(line[3]);
+    expect(residents.income.taxable_mean_per_return).toMatchObject({
+      value: Math.round((Number(line[4]) / returns) * 100) / 100, sample_size: returns, unit: 'EUR/year',
+      zone: { level: 'locality', code: '21004' }, period: { start: '2022-01-01', end: '2022-12-31' },
+    });
+    // The median by statistical sector and the census are not ingested: null, said.
+    expect(residents.income.taxable_median).toBeNull();
+    expect(residents.missing['income.taxable_median']).toBe('unavailable');
+    expect(residents.status).toBe('partial');
   });
 });

@@ -1,3 +1,4 @@
+import type { Country } from '../../../../schemas/common.ts';
 import type { FieldDef } from '../types.ts';
 
 const FILOSOFI = ['fr.filosofi'];
@@ -24,6 +25,18 @@ export const RESIDENTS_FIELDS: FieldDef[] = [
     definition: { fr: 'Part des résidences principales HLM louées vides (recensement): source non encore intégrée.', en: 'Share of main residences rented as social housing (census): source not ingested yet.' } },
 ];
 
-export function definitionOf(id: string, locale: 'fr' | 'en'): string {
-  return RESIDENTS_FIELDS.find((f) => f.id === id)!.definition[locale];
+const STATBEL = ['be.statbel-income'];
+RESIDENTS_FIELDS.push(
+  { id: 'residents.income.taxable_median', domain: 'residents', label: { fr: 'Revenu imposable médian par déclaration', en: 'Median taxable income per return' }, unit: 'EUR/year', sources: [], table: 'zone_values', countries: ['be'],
+    definition: { fr: 'Revenu net imposable médian par déclaration, au secteur statistique (Statbel): source non encore intégrée.', en: 'Median net taxable income per tax return, at statistical sector (Statbel): source not ingested yet.' } },
+  { id: 'residents.income.taxable_mean_per_return', domain: 'residents', label: { fr: 'Revenu imposable moyen par déclaration', en: 'Mean taxable income per return' }, unit: 'EUR/year', sources: STATBEL, table: 'zone_values', countries: ['be'],
+    definition: { fr: "Revenu total net imposable de la commune divisé par le nombre de déclarations (avec et sans revenu), pour l'année de revenus (Statbel, statistiques fiscales). Une moyenne, pas la médiane: une autre mesure. sample_size: nombre de déclarations; fiabilité high (toutes les déclarations sont comptées). Servie à la commune.", en: 'Total net taxable income of the municipality divided by the number of tax returns (with and without income), for the income year (Statbel, fiscal statistics). A mean, not the median: another measure. sample_size: number of returns; reliability high (every return is counted). Served at the municipality.' } },
+  { id: 'residents.housing.dwellings', domain: 'residents', label: { fr: 'Logements', en: 'Dwellings' }, unit: 'count', sources: [], table: 'zone_values', countries: ['be'],
+    definition: { fr: 'Nombre de logements (recensement, Statbel): source non encore intégrée.', en: 'Number of dwellings (census, Statbel): source not ingested yet.' } },
+  { id: 'residents.housing.houses_share', domain: 'residents', label: { fr: 'Part des maisons', en: 'Share of houses' }, unit: '%', sources: [], table: 'zone_values', countries: ['be'],
+    definition: { fr: 'Part des maisons parmi les logements (recensement, Statbel): source non encore intégrée.', en: 'Share of houses among dwellings (census, Statbel): source not ingested yet.' } },
+);
+
+export function definitionOf(id: string, locale: 'fr' | 'en', country: Country): string {
+  return RESIDENTS_FIELDS.find((f) => f.id === id && f.countries.includes(country))!.definition[locale];
 }

@@ -1,17 +1,23 @@
-import { FrResidents } from '../../../../schemas/residents.ts';
+import { z } from 'zod';
+import { BeResidents, FrResidents } from '../../../../schemas/residents.ts';
 import type { DomainModule } from '../types.ts';
+import { beResidents } from './be.ts';
 import { RESIDENTS_FIELDS } from './fields.ts';
-import { frResidentsResolver, frZoneResidentsResolver } from './fr.ts';
+import { frResidents } from './fr.ts';
+import { residentsRoute } from './routes.ts';
 
-/** Residents (spec 2.11): incomes, households, housing. France from Filosofi (issue 14); Quebec and Belgium to come. */
+const Residents = z.union([FrResidents, BeResidents]);
+
+/** Residents (spec 2.11): incomes, households, housing. France from Filosofi, Belgium from Statbel (issue 14); Quebec to come. */
 export const residentsDomain: DomainModule = {
   id: 'residents',
   fields: RESIDENTS_FIELDS,
-  catalogFields: { be: ['income.taxable_median', 'housing.dwellings', 'housing.houses_share'] },
+  catalogFields: { be: ['income.taxable_median', 'income.taxable_mean_per_return', 'housing.dwellings', 'housing.houses_share'] },
   paths: { be: ['/residents', '/zones/{level}/{code}', '/report'] },
-  resolvers: { fr: frResidentsResolver },
-  schema: FrResidents,
-  zoneResolvers: { fr: frZoneResidentsResolver },
-  zoneSchema: FrResidents,
-  tables: { fr: ['zone_values'] },
+  resolvers: { fr: frResidents.report, be: beResidents.report },
+  schema: Residents,
+  zoneResolvers: { fr: frResidents.zone, be: beResidents.zone },
+  zoneSchema: Residents,
+  tables: { fr: ['zone_values'], be: ['zone_values'] },
+  routes: { be: (deps) => [residentsRoute('be', deps, beResidents.report, BeResidents)] },
 };

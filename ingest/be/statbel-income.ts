@@ -1,0 +1,63 @@
+import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
+import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
+import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { Rejects } from '../core/rejects.ts';
+
+/**
+ * Statbel's fiscal income by municipality (TF_PSNL_INC_TAX_MUNTY.txt: pipe-separated, UTF-8 with
+ * a BOM, one row per income year and municipality). The file publishes totals, not medians: the
+ * service computes the mean net taxable income per tax return, a measure of its own name
+ * (spec 2.5: a mean per return is not the median per return Statbel publishes by sector).
+ * One partition per income year, named from the rows: a later file covering the same years replaces them.
+ */
+export const STATBEL_INCOME_INDICATOR = 'income.taxable_mean_per_return';
+const COLUMNS = ['CD_YEAR', 'CD_MUNTY_REFNIS', 'MS_NBR_NON_ZERO_INC', 'MS_NBR_ZERO_INC', 'MS_TOT_NET_TAXABLE_INC'] as const;
+
+export interface StatbelIncomeInput extends JobInput { publishedOn?: string | null }
+
+export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeInput): Promise<PartitionSummary[]> {
+  const header = await readCsvHeader(input.path, { separator: '|' });
+  const missing = COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length > 0) throw new Error(`not a Statbel fiscal income file by municipality (TF_PSNL_INC_TAX_MUNTY): missing columns ${missing.join(', ')}`);
+  const writers = new Map<number, ZoneValuesWriter>();
+  const rejects = new Rejects(ctx.dataDir, 'be', 'zone_values', statbelIncomeSource.id, ctx.maxRejectShare);
+  await rejects.init();
+  let total = 0;
+  try {
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|' })) {
+      total++;
+      if (error) { rejects.add(line, error, record); continue; }
+      const year = Number(record.CD_YEAR);
+      const code = (record.CD_MUNTY_REFNIS ?? '').trim();
+      if (!/^\d{4}$/.test(record.CD_YEAR ?? '')) { rejects.add(line, `CD_YEAR ${JSON.stringify(record.CD_YEAR)} is not a year`, record); continue; }
+      if (!/^\d{5}$/.test(code)) { rejects.add(line, `CD_MUNTY_REFNIS ${JSON.stringify(code)} is not a 5-digit NIS code`, record); continue; }
+      const withIncome = Number(record.MS_NBR_NON_ZERO_INC), withoutIncome = Number(record.MS_NBR_ZERO_INC), amount = Number(record.MS_TOT_NET_TAXABLE_INC);
+      if (![withIncome, withoutIncome, amount].every(Number.isFinite) || record.MS_TOT_NET_TAXABLE_INC?.trim() === '') { rejects.add(line, 'returns or total net taxable income is not a number', record); continue; }
+      const returns = withIncome + withoutIncome;
+      if (returns <= 0) { rejects.add(line, 'no tax return in the municipality', record); continue; }
+      let writer = writers.get(year);
+      if (!writer) { writer = await ZoneValuesWriter.open(ctx.dataDir, 'be', 'zone_values', `${statbelIncomeSource.id}.${year}`, statbelIncomeSource.id); writers.set(year, writer); }
+      const why = writer.add({
+        level: 'locality', code, indicator: STATBEL_INCOME_INDICATOR, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
+        value: Math.round((amount / returns) * 100) / 100, unit: 'EUR/year', sample_size: returns,
+        // Every return of the municipality is counted (an exhaustive administrative source, not a survey).
+        reliability: 'high', published_on: input.publishedOn ?? null,
+      });
+      if (why) rejects.add(line, why, record);
+    }
+    rejects.check(total);
+    await rejects.close();
+    // Every year written before any is published: a failure publishes nothing.
+    const years = [...writers].sort(([a], [b]) => a - b);
+    const prepared = [];
+    for (const [year, writer] of years) prepared.push({ year, tables: await writer.prepare() });
+    const out: PartitionSummary[] = [];
+    for (const { year, tables } of prepared) out.push(...await publish(ctx, 'be', 'be.statbel-income', statbelIncomeSource, input, `${statbelIncomeSource.id}.${year}`, tables, rejects));
+    return out;
+  } catch (e) {
+    await rejects.close();
+    for (const w of writers.values()) await w.abort();
+    throw e;
+  }
+}
