@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Manifest, type ManifestPartition, TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import type { Country } from '../../schemas/common.ts';
+import { pendingPath } from './table-writer.ts';
 
 export function manifestPath(dataDir: string, country: string): string {
   return join(dataDir, country, 'manifest.json');
@@ -27,7 +28,8 @@ export async function recordPartition(dataDir: string, country: Country, entry: 
   const next: Manifest = { country, schema_version: TABLE_SCHEMA_VERSION, updated_at: now.toISOString(), partitions };
   await mkdir(join(dataDir, country), { recursive: true });
   const path = manifestPath(dataDir, country);
-  await writeFile(`${path}.tmp-${process.pid}`, JSON.stringify(next, null, 2) + '\n');
-  await rename(`${path}.tmp-${process.pid}`, path);
+  const pending = pendingPath(path);
+  await writeFile(pending, JSON.stringify(next, null, 2) + '\n');
+  await rename(pending, path);
   return next;
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DuckDBDataChunk, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { basename, dirname, join } from 'node:path';
+import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
   BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT,
 } from '@duckdb/node-api';
@@ -150,8 +150,8 @@ export interface SortedTarget {
  */
 export async function writeSortedParquet(connection: DuckDBConnection, select: string, target: SortedTarget): Promise<PreparedTable> {
   const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
-  const tmpPath = `${finalPath}.tmp-${process.pid}`;
-  const literal = `'${tmpPath.replaceAll("'", "''")}'`;
+  const tmpPath = pendingPath(finalPath);
+  const literal = quotedString(tmpPath);
   await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
   const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
   // A projection keeps its input's order, so the derived columns come out sorted too.
@@ -173,7 +173,22 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
 }
 
 export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
+  return quotedIdentifier(name);
+}
+
+/**
+ * Where a file waits before its rename: beside it, named with a leading dot so readers of the
+ * table folder skip it (pyarrow and pandas skip `.` and `_` names, DuckDB's `*.parquet` glob
+ * does not match the suffix), and with the writer's pid so a later run can remove it once dead.
+ */
+export function pendingPath(finalPath: string): string {
+  return join(dirname(finalPath), `.${basename(finalPath)}.tmp-${process.pid}`);
+}
+
+/** The pid of a pending file's writer (see pendingPath), or null for any other name. */
+export function pendingWriter(name: string): number | null {
+  const m = /^\.(.+)\.tmp-(\d+)$/.exec(name) ?? /\.parquet\.tmp-(\d+)$/.exec(name);
+  return m ? Number(m.at(-1)) : null;
 }
 
 export async function fileSha256(path: string): Promise<string> {
@@ -187,8 +202,9 @@ export async function cleanStaleTemporaries(dataDir: string, country: string, ta
   const dir = join(dataDir, country, table);
   try {
     for (const name of await readdir(dir)) {
-      const m = /\.parquet\.tmp-(\d+)$/.exec(name);
-      if (m && !isAlive(Number(m[1]))) await rm(join(dir, name), { force: true });
+      // Also the names of the versions before pendingPath (`x.parquet.tmp-<pid>`).
+      const pid = pendingWriter(name);
+      if (pid !== null && !isAlive(pid)) await rm(join(dir, name), { force: true });
     }
   } catch { /* no table yet */ }
   try {

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
 import { banSource } from '../../datasets/fr/ban/source.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
@@ -10,7 +11,7 @@ import { createProgress } from '../core/progress.ts';
 import { sha256InBackground } from '../core/file-hash.ts';
 import { BAN_HEADER, BanRow, banPosition } from './ban-row.ts';
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const q = quotedString;
 
 /**
  * The BanRow schema as a SQL predicate over read_csv's text columns (empty fields read as NULL),

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { quotedString } from '@duckdb/node-api';
 import { basename, join } from 'node:path';
 import { dvfRawSource, dvfSource } from '../../datasets/fr/dvf/source.ts';
 import type { Source } from '../../datasets/source.ts';
@@ -14,7 +15,7 @@ import { indicatorsSelect } from './dvf-indicators.ts';
 import { placeAtAddressesSql, salesSelect } from './dvf-sales.ts';
 import { registerIrisFunction } from './dvf-zones.ts';
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const q = quotedString;
 
 /** The two published layouts: Etalab's geolocated CSV and the DGFiP's raw text. */
 const LAYOUTS = {
