@@ -47,7 +47,7 @@ describe('npm run ingest', () => {
     const r = cli(['fr.ban', '--input', file, '--data-dir', join(root, 'data')]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/fr\.ban adresses-75: \d+ rows, \d+ rows\/s.*, done/);
-    expect(r.stdout).toMatch(/addresses\/adresses-75: 9 rows, 0 rejected/);
+    expect(r.stdout).toMatch(/addresses\/adresses-33: 3 rows, 0 rejected\n  addresses\/adresses-75: 6 rows, 0 rejected/);
     expect(existsSync(join(root, 'data/fr/addresses/adresses-75.parquet'))).toBe(true);
   });
 
