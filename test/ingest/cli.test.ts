@@ -25,7 +25,7 @@ describe('npm run ingest', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('fr.ban');
     expect(r.stdout).toContain('fr.zones');
-    expect(r.stdout).toContain('zones --country fr --level <level>');
+    expect(r.stdout).toContain('zones --country <fr|ca|be> --level <level> --input FILE --code-property P');
     expect(r.stdout).toContain('adresse.data.gouv.fr');
     expect(r.stdout).toContain('Licence Ouverte');
   });
