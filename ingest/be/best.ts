@@ -71,11 +71,21 @@ export function bestAddress(r: BestRow, project: (xy: [number, number]) => [numb
 }
 
 /** Partition of an input: openaddress-bebru.csv -> best.bebru. */
+/** Partition of a region's addresses, from the rows' region_code: BE-VLG -> best.bevlg (as BeST names its file). */
+export function bestRegionPartition(regionCode: string): string {
+  return `best.${regionCode.toLowerCase().replace('-', '')}`;
+}
+
+/** Name of an input in its rejects file and logs: openaddress-bevlg.csv -> best.bevlg. */
 export function bestPartition(path: string): string {
   return `best.${basename(path).replace(/\.csv(\.gz)?$/i, '').replace(/^openaddress-/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}`;
 }
 
-/** BeST Address, one regional file (openaddress-bebru/bevlg/bewal.csv) -> a partition of be/addresses. */
+/**
+ * BeST Address, one regional file (openaddress-bebru/bevlg/bewal.csv) -> the partition of
+ * be/addresses of each region its rows name (region_code), replaced whole: BeST publishes a
+ * region complete, so the same content under any file name lands in the same partition.
+ */
 export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ',' });
   const missing = BEST_COLUMNS.filter((c) => !header.includes(c));
@@ -84,7 +94,16 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
   await cleanStaleTemporaries(ctx.dataDir, 'be', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'be', 'addresses', partition, ctx.maxRejectShare);
   await rejects.init();
-  const writer = await TableWriter.open({ dataDir: ctx.dataDir, country: 'be', table: 'addresses', partition, columns: ADDRESS_COLUMNS, orderBy: 'cell' });
+  // One writer per region the rows name (a regional file names one).
+  const writers = new Map<string, TableWriter>();
+  const byRegion = new Map<string, TableWriter>();
+  const writerOf = async (region: string) => {
+    const name = bestRegionPartition(region);
+    const w = await TableWriter.open({ dataDir: ctx.dataDir, country: 'be', table: 'addresses', partition: name, columns: ADDRESS_COLUMNS, orderBy: 'cell' });
+    writers.set(name, w);
+    byRegion.set(region, w);
+    return w;
+  };
   const progress = createProgress(`be.best ${partition}`, await fileSize(input.path), ctx.progressOut);
   const project = toWgs84('EPSG:31370');
   // A house with several boxes is published once per box, under the same address_id.
@@ -101,7 +120,7 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
       seen.add(r.address_id);
       const a = bestAddress(r, project);
       if (!(a.lng > 2 && a.lng < 7 && a.lat > 49 && a.lat < 52)) { rejects.add(line, `position ${a.lng}, ${a.lat} is not in Belgium`, record); continue; }
-      writer.append([
+      (byRegion.get(r.region_code) ?? await writerOf(r.region_code)).append([
         r.address_id, pointCellId(a.lat, a.lng), a.lng, a.lat, a.number, a.rep, a.street, r.postcode, r.municipality_id, a.municipality,
         a.label, a.streetKey, a.localityKey, null, null, bestSource.id,
       ]);
@@ -111,10 +130,15 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
     progress.done();
     rejects.check(total);
     await rejects.close();
-    return await publish(ctx, 'be', 'be.best', bestSource, input, partition, [{ table: 'addresses', prepared: await writer.prepare() }], rejects);
+    const out: PartitionSummary[] = [];
+    for (const [name, writer] of [...writers].sort(([a], [b]) => a.localeCompare(b))) {
+      writers.delete(name);
+      out.push(...await publish(ctx, 'be', 'be.best', bestSource, input, name, [{ table: 'addresses', prepared: await writer.prepare() }], rejects));
+    }
+    return out;
   } catch (e) {
     await rejects.close();
-    await writer.abort();
+    for (const w of writers.values()) await w.abort();
     throw e;
   }
 }

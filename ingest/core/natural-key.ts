@@ -9,7 +9,9 @@ import { Stage } from './stage.ts';
 import { partitionPath, type PreparedTable } from './table-writer.ts';
 
 /**
- * Tables whose rows carry a producer's natural key, and that key's column. The rule
+ * Tables whose rows carry a producer's natural key, and that key's column. A key is the
+ * producer's (the row's `source`) id: two producers' ids are different keys even when equal
+ * (Adresses Québec's IdAdr and the Montreal roll's ID_UEV are both numbers). The rule
  * (docs/architecture.md, "Partitions and identity"): a key is served by one partition of its
  * table only; the latest ingest that publishes it takes it from whichever partition held it.
  */
@@ -56,16 +58,17 @@ export async function prepareWithdrawal(
   const withdrawn: Withdrawal['withdrawn'] = [];
   try {
     const c = stage.connection;
-    await c.run(`CREATE TABLE fresh_keys AS SELECT DISTINCT ${key} AS k FROM read_parquet([${fresh.map((f) => quotedString(f.path)).join(', ')}], union_by_name = true)`);
+    await c.run(`CREATE TABLE fresh_keys AS SELECT DISTINCT ${key} AS k, source AS s FROM read_parquet([${fresh.map((f) => quotedString(f.path)).join(', ')}], union_by_name = true)`);
     const list = `[${others.map(([, path]) => quotedString(path)).join(', ')}]`;
-    const hits = (await c.runAndReadAll(`SELECT filename, count(*) FILTER (WHERE ${key} IN (SELECT k FROM fresh_keys))::BIGINT AS taken, count(*)::BIGINT AS total
-      FROM read_parquet(${list}, filename = true, union_by_name = true) GROUP BY filename HAVING taken > 0 ORDER BY filename`)).getRowObjectsJS() as { filename: string; taken: bigint; total: bigint }[];
+    const hits = (await c.runAndReadAll(`SELECT filename, count(f.k)::BIGINT AS taken, count(*)::BIGINT AS total
+      FROM read_parquet(${list}, filename = true, union_by_name = true) t LEFT JOIN fresh_keys f ON f.k = t.${key} AND f.s = t.source
+      GROUP BY filename HAVING taken > 0 ORDER BY filename`)).getRowObjectsJS() as { filename: string; taken: bigint; total: bigint }[];
     for (const h of hits) {
       const partition = others.find(([, path]) => path === h.filename)![0];
       if (h.taken === h.total) {
         removed.push(partition);
       } else {
-        rewritten.push({ partition, table: await stage.prepareParquet(`SELECT * FROM read_parquet(${quotedString(h.filename)}) WHERE ${key} NOT IN (SELECT k FROM fresh_keys)`, { dataDir: ctx.dataDir, country, table, partition, orderBy }) });
+        rewritten.push({ partition, table: await stage.prepareParquet(`SELECT t.* FROM read_parquet(${quotedString(h.filename)}) t ANTI JOIN fresh_keys f ON f.k = t.${key} AND f.s = t.source`, { dataDir: ctx.dataDir, country, table, partition, orderBy }) });
       }
       withdrawn.push({ partition, rows: Number(h.taken), removed: h.taken === h.total });
       ctx.log(`${country}/${table}/${partition}: ${h.taken} row(s) whose ${key} the new partition(s) now serve withdrawn${h.taken === h.total ? ' (partition removed)' : ''}`);

@@ -1,9 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
+import { ingestBestFile } from '../../../ingest/be/best.ts';
+import { REPO_ROOT } from '../../../ingest/core/define-job.ts';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { dvfFiles, ingestDvf } from '../../../ingest/fr/dvf.ts';
 import { DVF_GEO_HEADER } from '../../../ingest/fr/dvf-lines.ts';
@@ -65,22 +67,34 @@ describe('fr.ban partitions by department, from the rows', () => {
     expect(entry.sources.map((s) => s.input)).toEqual(['adresses-75.csv', 'paris-3e.csv']);
   });
 
-  it('takes an address id from any other partition that served it (one id, one partition)', async () => {
+  it('takes an address id from any other partition its producer served it from (one key, one partition)', async () => {
     const { root: r, dataDir } = await root('lds-part-ban-key-');
-    // Another producer's file publishing two of the BAN ids (and one of its own).
+    await put(join(r, 'adresses-75.csv'), csv);
+    await ingestBanFile(silentContext(dataDir), { path: join(r, 'adresses-75.csv') });
+    // As the earlier code left it: Paris under a partition named after another input file.
+    await rename(join(dataDir, 'fr/addresses/adresses-75.parquet'), join(dataDir, 'fr/addresses/adresses-75_extract.parquet'));
+    const m = await manifest(dataDir);
+    for (const e of m.partitions) if (e.partition === 'adresses-75') Object.assign(e, { partition: 'adresses-75_extract', file: 'addresses/adresses-75_extract.parquet' });
+    await writeFile(join(dataDir, 'fr/manifest.json'), JSON.stringify(m));
+    // Another producer's file publishing one of the BAN ids: a different key, left alone.
     const other = join(r, 'commune.csv');
-    const rows = BAN_ROWS.slice(0, 2).map((a) => ({ id: banLine(a).split(';')[0]!, ...a }));
-    await put(other, `id;num;voie;commune;lon;lat\n${[...rows, { id: 'own-1', numero: 9, voie: 'Rue Neuve', commune: 'Paris', lon: 2.35, lat: 48.86 }]
-      .map((a) => `${a.id};${a.numero};${a.voie};${a.commune};${a.lon};${a.lat}`).join('\n')}\n`);
+    const [first] = BAN_ROWS;
+    await put(other, `id;num;voie;commune;lon;lat\n${banLine(first!).split(';')[0]};${first!.numero};${first!.voie};${first!.commune};${first!.lon};${first!.lat}\n`);
     await ingestGenericAddresses(silentContext(dataDir), {
       country: 'fr', input: other, separator: ';', columns: { id: 'id', number: 'num', street: 'voie', locality: 'commune', lng: 'lon', lat: 'lat' },
     });
-    await put(join(r, 'adresses-75.csv'), csv);
-    await ingestBanFile(silentContext(dataDir), { path: join(r, 'adresses-75.csv') });
-    const served = await analyst<{ id: string; source: string }>(`SELECT id, source FROM '${dataDir}/fr/addresses/*.parquet' WHERE id IN ('${rows[0]!.id}', '${rows[1]!.id}', 'own-1') ORDER BY id`);
-    expect(served.map((s) => s.source)).toEqual(['fr.ban', 'fr.ban', 'fr.addresses.commune']);
-    const entry = (await manifest(dataDir)).partitions.find((p) => p.partition === 'addresses.commune')!;
-    expect(entry.rows).toBe(1);
+    // Paris 3e again: its ids leave the old partition, Paris 11e stays there.
+    const third = BAN_ROWS.filter((a) => a.insee === '75103');
+    await put(join(r, 'paris-3e.csv'), `${BAN_HEADER}\n${third.map(banLine).join('\n')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: join(r, 'paris-3e.csv') });
+    const rows = await analyst<{ f: string; source: string; n: bigint }>(`SELECT regexp_extract(filename, '[^/]+$') AS f, source, count(*) AS n FROM read_parquet('${dataDir}/fr/addresses/*.parquet', filename = true) GROUP BY ALL ORDER BY ALL`);
+    expect(rows.map((x) => [x.f, x.source, Number(x.n)])).toEqual([
+      ['addresses.commune.parquet', 'fr.addresses.commune', 1], ['adresses-33.parquet', 'fr.ban', 3],
+      ['adresses-75.parquet', 'fr.ban', third.length], ['adresses-75_extract.parquet', 'fr.ban', 2],
+    ]);
+    const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/addresses/*.parquet' WHERE source = 'fr.ban'`);
+    expect([n, ids]).toEqual([BigInt(BAN_ROWS.length), BigInt(BAN_ROWS.length)]);
+    expect((await manifest(dataDir)).partitions.find((p) => p.partition === 'adresses-75_extract')!.rows).toBe(2);
   });
 
   describe.skipIf(!existsSync(REAL_BAN))('on the real Butte-aux-Cailles extract', () => {
@@ -104,6 +118,18 @@ describe('fr.ban partitions by department, from the rows', () => {
       const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/addresses/*.parquet'`);
       expect([n, ids]).toEqual([5395n, 5395n]);
     });
+  });
+});
+
+describe('be.best partitions by region, from the rows', () => {
+  it('puts a regional file under any name in the partition of its region', async () => {
+    const { root: r, dataDir } = await root('lds-part-best-');
+    const sample = join(REPO_ROOT, 'datasets/be/best/openaddress-bevlg.csv');
+    await copyFile(sample, join(r, 'export.csv'));
+    const [first] = await ingestBestFile(silentContext(dataDir), { path: join(r, 'export.csv') });
+    expect(first!.partition).toBe('best.bevlg');
+    await ingestBestFile(silentContext(dataDir), { path: sample });
+    expect(files(join(dataDir, 'be/addresses'))).toEqual(['best.bevlg.parquet']);
   });
 });
 
@@ -160,7 +186,6 @@ describe('fr.dvf partitions by year and department, from the rows', () => {
     await put(join(r, 'full.csv'), file([...gironde(2021, 3), ...paris(2021, 2)]));
     await ingestDvf(silentContext(dataDir), [{ path: join(r, 'full.csv') }]);
     // As the earlier code left it: one partition named after the file.
-    const { rename } = await import('node:fs/promises');
     await rename(join(dataDir, 'fr/sales/2021-33.parquet'), join(dataDir, 'fr/sales/full.parquet'));
     await put(join(r, 'other.csv'), file(paris(2023, 1)));
     await ingestDvf(silentContext(dataDir), [{ path: join(r, 'other.csv') }]);
