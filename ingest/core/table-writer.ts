@@ -199,14 +199,16 @@ export async function fileSha256(path: string): Promise<string> {
 
 /** Removes leftovers of killed runs (temporary Parquet files, staging databases). */
 export async function cleanStaleTemporaries(dataDir: string, country: string, table: string): Promise<void> {
-  const dir = join(dataDir, country, table);
-  try {
-    for (const name of await readdir(dir)) {
-      // Also the names of the versions before pendingPath (`x.parquet.tmp-<pid>`).
-      const pid = pendingWriter(name);
-      if (pid !== null && !isAlive(pid)) await rm(join(dir, name), { force: true });
-    }
-  } catch { /* no table yet */ }
+  // The table's pending files, and the manifest's (data/<country>/.manifest.json.tmp-<pid>).
+  for (const dir of [join(dataDir, country, table), join(dataDir, country)]) {
+    try {
+      for (const name of await readdir(dir)) {
+        // Also the names of the versions before pendingPath (`x.parquet.tmp-<pid>`).
+        const pid = pendingWriter(name);
+        if (pid !== null && !isAlive(pid)) await rm(join(dir, name), { force: true });
+      }
+    } catch { /* no table yet */ }
+  }
   try {
     const tmp = join(dataDir, '.tmp');
     for (const name of await readdir(tmp)) {

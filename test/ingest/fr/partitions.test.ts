@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { ingestBestFile } from '../../../ingest/be/best.ts';
+import { ingestAdressesQuebec } from '../../../ingest/ca/adresses-quebec.ts';
 import { REPO_ROOT } from '../../../ingest/core/define-job.ts';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { dvfFiles, ingestDvf } from '../../../ingest/fr/dvf.ts';
@@ -130,6 +131,19 @@ describe('be.best partitions by region, from the rows', () => {
     expect(first!.partition).toBe('best.bevlg');
     await ingestBestFile(silentContext(dataDir), { path: sample });
     expect(files(join(dataDir, 'be/addresses'))).toEqual(['best.bevlg.parquet']);
+  });
+});
+
+describe('ca.adresses-quebec under another file name', () => {
+  it('serves each IdAdr once: the new partition takes them, the emptied one is removed', async () => {
+    const { root: r, dataDir } = await root('lds-part-aq-');
+    const sample = join(REPO_ROOT, 'datasets/ca/adresses-quebec/AQ_adresses.csv');
+    await ingestAdressesQuebec(silentContext(dataDir), { path: sample });
+    await copyFile(sample, join(r, 'export-2026.csv'));
+    await ingestAdressesQuebec(silentContext(dataDir), { path: join(r, 'export-2026.csv') });
+    expect(files(join(dataDir, 'ca/addresses'))).toEqual(['adresses-quebec.export-2026.parquet']);
+    const entries = JSON.parse(await readFile(join(dataDir, 'ca/manifest.json'), 'utf8')).partitions.map((p: { partition: string }) => p.partition);
+    expect(entries).toEqual(['adresses-quebec.export-2026']);
   });
 });
 
