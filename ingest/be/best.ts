@@ -6,6 +6,7 @@ import { joinKeys, localityKey, streetKey } from '../../schemas/tables/address-k
 import { pointCellId } from '../core/point-cell.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { toWgs84 } from '../core/reproject.ts';
+import { partitionEntry } from '../core/manifest.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
 import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
@@ -83,8 +84,9 @@ export function bestPartition(path: string): string {
 
 /**
  * BeST Address, one regional file (openaddress-bebru/bevlg/bewal.csv) -> the partition of
- * be/addresses of each region its rows name (region_code), replaced whole: BeST publishes a
- * region complete, so the same content under any file name lands in the same partition.
+ * be/addresses of each region its rows name (region_code), whatever the file's name. In it, the
+ * input replaces the municipalities it holds (a regional file: the region) and any address of
+ * the same id; the region's other municipalities stay.
  */
 export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ',' });
@@ -132,8 +134,11 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
     await rejects.close();
     const out: PartitionSummary[] = [];
     for (const [name, writer] of [...writers].sort(([a], [b]) => a.localeCompare(b))) {
+      // The region's municipalities the input does not hold stay as published.
+      const kept = await writer.keepUncovered('locality_code');
+      const previous = kept > 0 ? (await partitionEntry(ctx.dataDir, 'be', 'addresses', name))?.sources ?? [] : [];
       writers.delete(name);
-      out.push(...await publish(ctx, 'be', 'be.best', bestSource, input, name, [{ table: 'addresses', prepared: await writer.prepare() }], rejects));
+      out.push(...await publish(ctx, 'be', 'be.best', bestSource, input, name, [{ table: 'addresses', prepared: await writer.prepare() }], rejects, { kept: previous }));
     }
     return out;
   } catch (e) {

@@ -40,14 +40,19 @@ export async function publish(
   partition: string,
   prepared: { table: string; prepared: PreparedTable }[],
   rejects: Rejects,
-  /** Sources of the rows the partition keeps from its previous version, if any. */
-  kept: SourceEntry[] = [],
+  opts: {
+    /** Sources of the rows the partition keeps from its previous version, if any. */
+    kept?: SourceEntry[];
+    /** The other partitions that may hold the new keys (default: all); a job partitioning by content names the others. */
+    withdrawFrom?: (partition: string) => boolean;
+  } = {},
 ): Promise<PartitionSummary[]> {
+  const kept = opts.kept ?? [];
   const inputSha = input.sha256 ?? (await fileSha256(input.path));
   const withdrawals: Withdrawal[] = [];
   try {
     for (const { table, prepared: p } of prepared) {
-      if (hasNaturalKey(table)) withdrawals.push(await prepareWithdrawal(ctx, country, table, [{ partition, path: p.pendingPath }]));
+      if (hasNaturalKey(table)) withdrawals.push(await prepareWithdrawal(ctx, country, table, [{ partition, path: p.pendingPath }], 'cell', opts.withdrawFrom));
     }
   } catch (e) {
     for (const w of withdrawals) await w.discard();

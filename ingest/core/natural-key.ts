@@ -46,9 +46,10 @@ export interface Withdrawal {
  */
 export async function prepareWithdrawal(
   ctx: JobContext, country: Country, table: KeyedTable, fresh: { partition: string; path: string }[], orderBy = 'cell',
+  mayHold: (partition: string) => boolean = () => true,
 ): Promise<Withdrawal> {
   const own = new Set(fresh.map((f) => f.partition));
-  const others = [...publishedPartitions(ctx.dataDir, country, table)].filter(([p]) => !own.has(p));
+  const others = [...publishedPartitions(ctx.dataDir, country, table)].filter(([p]) => !own.has(p) && mayHold(p));
   const none: Withdrawal = { withdrawn: [], commit: async () => {}, discard: async () => {} };
   if (others.length === 0 || fresh.length === 0) return none;
   const key = NATURAL_KEYS[table];

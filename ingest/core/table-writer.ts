@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
@@ -106,13 +106,39 @@ export class TableWriter {
    */
   async prepare(): Promise<PreparedTable> {
     try {
-      this.flush();
-      this.appender.flushSync();
-      this.appender.closeSync();
+      this.endAppending();
       return await writeSortedParquet(this.connection, 'SELECT * FROM stage', this.target);
     } finally {
       await this.close();
     }
+  }
+
+  private appending = true;
+  private endAppending(): void {
+    if (!this.appending) return;
+    this.appending = false;
+    this.flush();
+    this.appender.flushSync();
+    this.appender.closeSync();
+  }
+
+  /**
+   * Adds the rows of the published partition that the staged rows do not cover: those whose
+   * `cover` column (a municipality...) no staged row has, and whose id no staged row has. An
+   * input then replaces what it covers and leaves the rest (docs/architecture.md). Call it
+   * after the last append; returns the rows kept.
+   */
+  async keepUncovered(cover: string, key = 'id'): Promise<number> {
+    this.endAppending();
+    const published = partitionPath(this.target.dataDir, this.target.country, this.target.table, this.target.partition);
+    if (!existsSync(published)) return 0;
+    const [c, k] = [quotedIdentifier(cover), quotedIdentifier(key)];
+    const names = Object.keys(this.target.columns).map(quotedIdentifier).join(', ');
+    const reader = await this.connection.runAndReadAll(`INSERT INTO stage SELECT ${names} FROM read_parquet(${quotedString(published)})
+      WHERE coalesce(${c} NOT IN (SELECT DISTINCT ${c} FROM stage WHERE ${c} IS NOT NULL), true) AND ${k} NOT IN (SELECT ${k} FROM stage)`);
+    const kept = reader.rowsChanged;
+    this.rows += kept;
+    return kept;
   }
 
   /** Drops everything staged; the published partition is untouched. */

@@ -49,6 +49,12 @@ export function banPartition(department: string): string {
   return `adresses-${department}`;
 }
 
+/**
+ * A partition as banPartition names it: it holds its department's addresses only, so the
+ * keys of another department's rows cannot be there (publish does not scan it for them).
+ */
+const BAN_PARTITION = /^adresses-(\d{2}|2[AB]|97\d)$/;
+
 /** Name of an input in its rejects file and logs: adresses-75.csv(.gz) -> adresses-75. */
 function inputName(path: string): string {
   return basename(path).replace(/\.csv(\.gz)?$/i, '');
@@ -154,7 +160,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     const sha256 = await inputSha;
     while (prepared.length > 0) {
       const p = prepared[0]!;
-      out.push(...await publish(ctx, 'fr', 'fr.ban', banSource, { ...input, sha256 }, p.partition, [{ table: 'addresses', prepared: p.table }], rejects, p.previous));
+      out.push(...await publish(ctx, 'fr', 'fr.ban', banSource, { ...input, sha256 }, p.partition, [{ table: 'addresses', prepared: p.table }], rejects, { kept: p.previous, withdrawFrom: (other) => !BAN_PARTITION.test(other) }));
       prepared.shift();
     }
     return out;

@@ -132,6 +132,23 @@ describe('be.best partitions by region, from the rows', () => {
     await ingestBestFile(silentContext(dataDir), { path: sample });
     expect(files(join(dataDir, 'be/addresses'))).toEqual(['best.bevlg.parquet']);
   });
+
+  it('replaces the municipalities a file holds and leaves the region\'s others', async () => {
+    const { root: r, dataDir } = await root('lds-part-best-mun-');
+    const sample = join(REPO_ROOT, 'datasets/be/best/openaddress-bewal.csv');
+    await ingestBestFile(silentContext(dataDir), { path: sample }); // Tubize (25105)
+    const [header, first] = (await readFile(sample, 'utf8')).split('\n');
+    // A file of another Walloon municipality, then one of a single Tubize address.
+    await put(join(r, 'eupen.csv'), `${header}\n${first!.replace(',1201533,', ',8888888,').replace(',25105,', ',63023,').replaceAll('Tubize', 'Eupen')}\n`);
+    await ingestBestFile(silentContext(dataDir), { path: join(r, 'eupen.csv') });
+    await put(join(r, 'tubize.csv'), `${header}\n${first!.replace(',1201533,', ',9999999,')}\n`);
+    await ingestBestFile(silentContext(dataDir), { path: join(r, 'tubize.csv') });
+    const rows = await analyst<{ id: string; locality_code: string }>(`SELECT id, locality_code FROM '${dataDir}/be/addresses/*.parquet' ORDER BY id`);
+    expect(rows).toEqual([{ id: '8888888', locality_code: '63023' }, { id: '9999999', locality_code: '25105' }]);
+    const entry = JSON.parse(await readFile(join(dataDir, 'be/manifest.json'), 'utf8')).partitions[0];
+    // Sources are kept per version of the partition, not per row: the inputs it still holds rows of are listed.
+    expect(entry.sources.map((x: { input: string }) => x.input)).toEqual(expect.arrayContaining(['eupen.csv', 'tubize.csv']));
+  });
 });
 
 describe('ca.adresses-quebec under another file name', () => {
