@@ -5,13 +5,13 @@ import { basename, join } from 'node:path';
 import { dvfRawSource, dvfSource } from '../../datasets/fr/dvf/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import { readCsvHeader } from '../core/readers/csv.ts';
-import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import type { JobContext, JobInput, PartitionSummary, SourceEntry } from '../core/job.ts';
 import { readManifest, recordPartition, removePartition } from '../core/manifest.ts';
 import { publishedPartitions } from '../core/natural-key.ts';
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
 import { cleanStaleTemporaries, fileSha256, partitionPath, type PreparedTable } from '../core/table-writer.ts';
-import { TABLE_SCHEMA_VERSION, type ManifestPartition } from '../../schemas/tables/manifest.ts';
+import { TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import { SALE_COLUMNS } from '../../schemas/tables/sales.ts';
 import { DVF_GEO_HEADER, DVF_RAW_HEADER, DvfGeoLine, DvfRawLine, GEO_LINE_SELECT, RAW_LINE_SELECT } from './dvf-lines.ts';
 import { indicatorsSelect } from './dvf-indicators.ts';
@@ -91,7 +91,7 @@ export async function ingestDvf(ctx: JobContext, inputs: JobInput[], { linesPerB
     const unchanged = [...publishedPartitions(ctx.dataDir, 'fr', 'sales')].filter(([p]) => !merged!.affected.has(p));
     const indicators = await prepareIndicators(ctx, [...unchanged.map(([, path]) => path), ...merged.partitions.map((p) => p.table.pendingPath)]);
     const out: PartitionSummary[] = [];
-    const salesSources: ManifestPartition['sources'] = unchanged.flatMap(([p]) => manifest.partitions.find((e) => e.table === 'sales' && e.partition === p)?.sources ?? []);
+    const salesSources: SourceEntry[] = unchanged.flatMap(([p]) => manifest.partitions.find((e) => e.table === 'sales' && e.partition === p)?.sources ?? []);
     for (const p of merged.partitions) {
       const written = await p.table.commit();
       await recordPartition(ctx.dataDir, 'fr', {
@@ -122,8 +122,6 @@ export async function ingestDvf(ctx: JobContext, inputs: JobInput[], { linesPerB
     await rm(work, { recursive: true, force: true });
   }
 }
-
-type SourceEntry = ManifestPartition['sources'][number];
 
 function uniqueSources(sources: SourceEntry[]): SourceEntry[] {
   const seen = new Map<string, SourceEntry>();
