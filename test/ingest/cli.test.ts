@@ -28,6 +28,7 @@ describe('npm run ingest', () => {
     expect(r.stdout).toContain('zones --country <fr|ca|be> --level <level> --input FILE --code-property P');
     expect(r.stdout).toContain('adresse.data.gouv.fr');
     expect(r.stdout).toContain('Licence Ouverte');
+    expect(r.stdout).toContain('reads: zones, zone_cells, addresses; writes: sales, market_indicators');
   });
 
   it('answers usage errors with the usage and exit code 2', async () => {
