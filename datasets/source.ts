@@ -1,4 +1,5 @@
 import type { Country } from '../schemas/common.ts';
+import type { TableName } from '../schemas/tables/index.ts';
 
 /** A producer's dataset as the catalogue knows it (DESIGN.md, datasets/). */
 export interface Source {
@@ -18,8 +19,8 @@ export interface Source {
   crs: string;
   encoding: string;
   update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'half_yearly' | 'yearly' | 'irregular';
-  /** Tables of data/<country>/ this source feeds. */
-  tables: string[];
+  /** Tables of data/<country>/ this source feeds (the jobs reading it write them: test/ingest/parity.test.ts). */
+  tables: TableName[];
   /**
    * For a source published as one file per territory: the territory each partition covers. A field
    * it backs is `partial` in the catalog, with the territories ingested, until every one is.

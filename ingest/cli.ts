@@ -5,7 +5,7 @@ import type { JobContext, PartitionSummary } from './core/job.ts';
 
 const USAGE = `Usage: npm run ingest -- <command>
 
-  list                         jobs and the sources they read
+  list                         jobs, the sources they read, the tables they read and write
   samples [--if-empty] [--data-dir DIR]
                                every job on the committed samples under datasets/
                                (--if-empty: only when DATA_DIR holds no table yet)
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   if (!command || command === '--help' || command === 'help') { console.log(USAGE); return command ? 0 : 2; }
   if (command === 'list') {
     for (const j of JOBS) {
-      console.log(`${j.id}\n  ${j.summary}\n  usage: npm run ingest -- ${j.usage}`);
+      console.log(`${j.id}\n  ${j.summary}\n  usage: npm run ingest -- ${j.usage}\n  reads: ${j.reads.join(', ') || 'none'}; writes: ${j.writes.join(', ')}`);
       for (const s of j.sources) console.log(`  source ${s.id}: ${s.name}, ${s.producer}, ${s.licence}\n    ${s.download_url ?? s.url}`);
     }
     return 0;

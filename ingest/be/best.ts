@@ -6,6 +6,7 @@ import { joinKeys, localityKey, streetKey } from '../../schemas/tables/address-k
 import { pointCellId } from '../core/point-cell.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { toWgs84 } from '../core/reproject.ts';
+import { partitionEntry } from '../core/manifest.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
 import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
@@ -71,11 +72,22 @@ export function bestAddress(r: BestRow, project: (xy: [number, number]) => [numb
 }
 
 /** Partition of an input: openaddress-bebru.csv -> best.bebru. */
+/** Partition of a region's addresses, from the rows' region_code: BE-VLG -> best.bevlg (as BeST names its file). */
+export function bestRegionPartition(regionCode: string): string {
+  return `best.${regionCode.toLowerCase().replace('-', '')}`;
+}
+
+/** Name of an input in its rejects file and logs: openaddress-bevlg.csv -> best.bevlg. */
 export function bestPartition(path: string): string {
   return `best.${basename(path).replace(/\.csv(\.gz)?$/i, '').replace(/^openaddress-/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}`;
 }
 
-/** BeST Address, one regional file (openaddress-bebru/bevlg/bewal.csv) -> a partition of be/addresses. */
+/**
+ * BeST Address, one regional file (openaddress-bebru/bevlg/bewal.csv) -> the partition of
+ * be/addresses of each region its rows name (region_code), whatever the file's name. In it, the
+ * input replaces the municipalities it holds (a regional file: the region) and any address of
+ * the same id; the region's other municipalities stay.
+ */
 export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ',' });
   const missing = BEST_COLUMNS.filter((c) => !header.includes(c));
@@ -84,7 +96,16 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
   await cleanStaleTemporaries(ctx.dataDir, 'be', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'be', 'addresses', partition, ctx.maxRejectShare);
   await rejects.init();
-  const writer = await TableWriter.open({ dataDir: ctx.dataDir, country: 'be', table: 'addresses', partition, columns: ADDRESS_COLUMNS, orderBy: 'cell' });
+  // One writer per region the rows name (a regional file names one).
+  const writers = new Map<string, TableWriter>();
+  const byRegion = new Map<string, TableWriter>();
+  const writerOf = async (region: string) => {
+    const name = bestRegionPartition(region);
+    const w = await TableWriter.open({ dataDir: ctx.dataDir, country: 'be', table: 'addresses', partition: name, columns: ADDRESS_COLUMNS, orderBy: 'cell' });
+    writers.set(name, w);
+    byRegion.set(region, w);
+    return w;
+  };
   const progress = createProgress(`be.best ${partition}`, await fileSize(input.path), ctx.progressOut);
   const project = toWgs84('EPSG:31370');
   // A house with several boxes is published once per box, under the same address_id.
@@ -101,7 +122,7 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
       seen.add(r.address_id);
       const a = bestAddress(r, project);
       if (!(a.lng > 2 && a.lng < 7 && a.lat > 49 && a.lat < 52)) { rejects.add(line, `position ${a.lng}, ${a.lat} is not in Belgium`, record); continue; }
-      writer.append([
+      (byRegion.get(r.region_code) ?? await writerOf(r.region_code)).append([
         r.address_id, pointCellId(a.lat, a.lng), a.lng, a.lat, a.number, a.rep, a.street, r.postcode, r.municipality_id, a.municipality,
         a.label, a.streetKey, a.localityKey, null, null, bestSource.id,
       ]);
@@ -111,10 +132,18 @@ export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<
     progress.done();
     rejects.check(total);
     await rejects.close();
-    return await publish(ctx, 'be', 'be.best', bestSource, input, partition, [{ table: 'addresses', prepared: await writer.prepare() }], rejects);
+    const out: PartitionSummary[] = [];
+    for (const [name, writer] of [...writers].sort(([a], [b]) => a.localeCompare(b))) {
+      // The region's municipalities the input does not hold stay as published.
+      const kept = await writer.keepUncovered('locality_code');
+      const previous = kept > 0 ? (await partitionEntry(ctx.dataDir, 'be', 'addresses', name))?.sources ?? [] : [];
+      writers.delete(name);
+      out.push(...await publish(ctx, 'be', 'be.best', bestSource, input, name, [{ table: 'addresses', prepared: await writer.prepare() }], rejects, { kept: previous }));
+    }
+    return out;
   } catch (e) {
     await rejects.close();
-    await writer.abort();
+    for (const w of writers.values()) await w.abort();
     throw e;
   }
 }

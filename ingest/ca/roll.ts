@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { z } from 'zod';
 import { montrealRollSource } from '../../datasets/ca/sources.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
@@ -121,10 +121,10 @@ async function officialStreets(dataDir: string, ownPartition: string): Promise<M
   const instance = await DuckDBInstance.create(':memory:');
   const c = await instance.connect();
   try {
-    const glob = join(dir, '*.parquet').replaceAll("'", "''");
+    const glob = quotedString(join(dir, '*.parquet'));
     const own = `${ownPartition}.parquet`;
     const reader = await c.runAndReadAll(
-      `SELECT locality_key, street_key, number, longitude, latitude FROM read_parquet('${glob}', filename = true, union_by_name = true)
+      `SELECT locality_key, street_key, number, longitude, latitude FROM read_parquet(${glob}, filename = true, union_by_name = true)
        WHERE number IS NOT NULL AND NOT ends_with(filename, $1) AND source <> $2`, [own, montrealRollSource.id],
     );
     for (const r of reader.getRowObjectsJS() as { locality_key: string; street_key: string; number: number; longitude: number; latitude: number }[]) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DuckDBDataChunk, DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { basename, dirname, join } from 'node:path';
+import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
   BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT, DATE,
 } from '@duckdb/node-api';
@@ -106,13 +106,39 @@ export class TableWriter {
    */
   async prepare(): Promise<PreparedTable> {
     try {
-      this.flush();
-      this.appender.flushSync();
-      this.appender.closeSync();
+      this.endAppending();
       return await writeSortedParquet(this.connection, 'SELECT * FROM stage', this.target);
     } finally {
       await this.close();
     }
+  }
+
+  private appending = true;
+  private endAppending(): void {
+    if (!this.appending) return;
+    this.appending = false;
+    this.flush();
+    this.appender.flushSync();
+    this.appender.closeSync();
+  }
+
+  /**
+   * Adds the rows of the published partition that the staged rows do not cover: those whose
+   * `cover` column (a municipality...) no staged row has, and whose id no staged row has. An
+   * input then replaces what it covers and leaves the rest (docs/architecture.md). Call it
+   * after the last append; returns the rows kept.
+   */
+  async keepUncovered(cover: string, key = 'id'): Promise<number> {
+    this.endAppending();
+    const published = partitionPath(this.target.dataDir, this.target.country, this.target.table, this.target.partition);
+    if (!existsSync(published)) return 0;
+    const [c, k] = [quotedIdentifier(cover), quotedIdentifier(key)];
+    const names = Object.keys(this.target.columns).map(quotedIdentifier).join(', ');
+    const reader = await this.connection.runAndReadAll(`INSERT INTO stage SELECT ${names} FROM read_parquet(${quotedString(published)})
+      WHERE coalesce(${c} NOT IN (SELECT DISTINCT ${c} FROM stage WHERE ${c} IS NOT NULL), true) AND ${k} NOT IN (SELECT ${k} FROM stage)`);
+    const kept = reader.rowsChanged;
+    this.rows += kept;
+    return kept;
   }
 
   /** Drops everything staged; the published partition is untouched. */
@@ -150,8 +176,8 @@ export interface SortedTarget {
  */
 export async function writeSortedParquet(connection: DuckDBConnection, select: string, target: SortedTarget): Promise<PreparedTable> {
   const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
-  const tmpPath = `${finalPath}.tmp-${process.pid}`;
-  const literal = `'${tmpPath.replaceAll("'", "''")}'`;
+  const tmpPath = pendingPath(finalPath);
+  const literal = quotedString(tmpPath);
   await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
   const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
   // A projection keeps its input's order, so the derived columns come out sorted too.
@@ -173,7 +199,22 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
 }
 
 export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
+  return quotedIdentifier(name);
+}
+
+/**
+ * Where a file waits before its rename: beside it, named with a leading dot so readers of the
+ * table folder skip it (pyarrow and pandas skip `.` and `_` names, DuckDB's `*.parquet` glob
+ * does not match the suffix), and with the writer's pid so a later run can remove it once dead.
+ */
+export function pendingPath(finalPath: string): string {
+  return join(dirname(finalPath), `.${basename(finalPath)}.tmp-${process.pid}`);
+}
+
+/** The pid of a pending file's writer (see pendingPath), or null for any other name. */
+export function pendingWriter(name: string): number | null {
+  const m = /^\.(.+)\.tmp-(\d+)$/.exec(name) ?? /\.parquet\.tmp-(\d+)$/.exec(name);
+  return m ? Number(m.at(-1)) : null;
 }
 
 export async function fileSha256(path: string): Promise<string> {
@@ -184,13 +225,16 @@ export async function fileSha256(path: string): Promise<string> {
 
 /** Removes leftovers of killed runs (temporary Parquet files, staging databases). */
 export async function cleanStaleTemporaries(dataDir: string, country: string, table: string): Promise<void> {
-  const dir = join(dataDir, country, table);
-  try {
-    for (const name of await readdir(dir)) {
-      const m = /\.parquet\.tmp-(\d+)$/.exec(name);
-      if (m && !isAlive(Number(m[1]))) await rm(join(dir, name), { force: true });
-    }
-  } catch { /* no table yet */ }
+  // The table's pending files, and the manifest's (data/<country>/.manifest.json.tmp-<pid>).
+  for (const dir of [join(dataDir, country, table), join(dataDir, country)]) {
+    try {
+      for (const name of await readdir(dir)) {
+        // Also the names of the versions before pendingPath (`x.parquet.tmp-<pid>`).
+        const pid = pendingWriter(name);
+        if (pid !== null && !isAlive(pid)) await rm(join(dir, name), { force: true });
+      }
+    } catch { /* no table yet */ }
+  }
   try {
     const tmp = join(dataDir, '.tmp');
     for (const name of await readdir(tmp)) {

@@ -1,16 +1,20 @@
 import { basename } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
 import { banSource } from '../../datasets/fr/ban/source.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
-import { cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
+import { cleanStaleTemporaries, fileSize, type PreparedTable } from '../core/table-writer.ts';
 import { createProgress } from '../core/progress.ts';
+import { partitionEntry } from '../core/manifest.ts';
+import { publishedPartitions } from '../core/natural-key.ts';
+import type { SourceEntry } from '../core/job.ts';
 import { sha256InBackground } from '../core/file-hash.ts';
 import { BAN_HEADER, BanRow, banPosition } from './ban-row.ts';
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const q = quotedString;
 
 /**
  * The BanRow schema as a SQL predicate over read_csv's text columns (empty fields read as NULL),
@@ -34,27 +38,49 @@ export const BAN_ROW_SQL = `
 const CRS_SQL = `CASE WHEN code_insee LIKE '971%' OR code_insee LIKE '972%' THEN 'EPSG:5490' WHEN code_insee LIKE '973%' THEN 'EPSG:2972'
   WHEN code_insee LIKE '974%' THEN 'EPSG:2975' WHEN code_insee LIKE '976%' THEN 'EPSG:4471' ELSE 'EPSG:2154' END`;
 
-/** Partition name of an input file: adresses-75.csv(.gz) -> adresses-75. */
-export function banPartition(path: string): string {
+/** The department of a commune code, as SQL over code_insee: 75113 -> 75, 2A004 -> 2A, 97411 -> 974. */
+export const BAN_DEPARTMENT_SQL = `CASE WHEN code_insee LIKE '97%' THEN left(code_insee, 3) ELSE left(code_insee, 2) END`;
+
+/**
+ * Partition of the rows of one department, named as the BAN names its departmental file
+ * (adresses-75): taken from the rows' commune codes, never from the input's file name.
+ */
+export function banPartition(department: string): string {
+  return `adresses-${department}`;
+}
+
+/**
+ * A partition as banPartition names it: it holds its department's addresses only, so the
+ * keys of another department's rows cannot be there (publish does not scan it for them).
+ */
+const BAN_PARTITION = /^adresses-(\d{2}|2[AB]|97\d)$/;
+
+/** Name of an input in its rejects file and logs: adresses-75.csv(.gz) -> adresses-75. */
+function inputName(path: string): string {
   return basename(path).replace(/\.csv(\.gz)?$/i, '');
 }
 
 /**
- * Ingests one BAN departmental file into the partition of `addresses` named after it: DuckDB
- * reads the CSV and writes the Parquet file, TypeScript computes H3 cells, keys and (where
- * lon/lat are missing) the reprojection of x/y, vector by vector.
+ * Ingests one BAN file into `addresses`, one partition per department its rows belong to
+ * (a departmental file gives one, the national file all of them). In each, the input replaces
+ * the addresses of the communes it holds (and of the former communes its rows name) and any
+ * address of the same id; the department's other communes stay (an extract of one
+ * arrondissement leaves the others). DuckDB reads the CSV and writes the
+ * Parquet files, TypeScript computes H3 cells, keys and (where lon/lat are missing) the
+ * reprojection of x/y, vector by vector.
  */
 export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
-  const partition = banPartition(input.path);
+  const name = inputName(input.path);
   const header = await readCsvHeader(input.path, { separator: ';' });
   const missing = BAN_HEADER.filter((c) => !header.includes(c));
   if (missing.length > 0) throw new Error(`not a BAN adresses file: missing columns ${missing.join(', ')}`);
   await cleanStaleTemporaries(ctx.dataDir, 'fr', 'addresses');
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'addresses', partition, ctx.maxRejectShare);
+  const rejects = new Rejects(ctx.dataDir, 'fr', 'addresses', name, ctx.maxRejectShare);
   await rejects.init();
-  const stage = await Stage.open(ctx.dataDir, `fr-addresses-${partition}`);
+  const stage = await Stage.open(ctx.dataDir, `fr-addresses-${name}`);
   const c = stage.connection;
-  const progress = createProgress(`fr.ban ${partition}`, await fileSize(input.path), ctx.progressOut);
+  const progress = createProgress(`fr.ban ${name}`, await fileSize(input.path), ctx.progressOut);
+  const prepared: { partition: string; table: PreparedTable; previous: SourceEntry[] }[] = [];
   // The input's checksum (for the manifest) is computed beside the job, on another thread.
   const inputSha = input.sha256 ? Promise.resolve(input.sha256) : sha256InBackground(input.path);
   inputSha.catch(() => {}); // awaited below; a failure surfaces there
@@ -70,7 +96,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     // go to a temporary table (memory, spilling to the stage folder). Nothing is written yet.
     // Structurally broken lines (wrong number of fields...) are kept by DuckDB with their line number.
     await withProgress(c, progress, () => c.run(
-      `CREATE TEMP TABLE raw AS SELECT ${BAN_STAGED_COLUMNS.join(', ')}, (${BAN_ROW_SQL}) AS ok FROM ${source}`,
+      `CREATE TEMP TABLE raw AS SELECT ${BAN_STAGED_COLUMNS.join(', ')}, nullif(code_insee_ancienne_commune, '') AS former_commune, (${BAN_ROW_SQL}) AS ok FROM ${source}`,
     ));
     const [{ total, bad }] = (await c.runAndReadAll(
       'SELECT count(*)::BIGINT AS total, count(*) FILTER (WHERE NOT ok)::BIGINT AS bad FROM raw',
@@ -109,13 +135,38 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
       SELECT ${Object.entries(columns).map(([k, v]) => cast(k, v)).join(', ')}
       FROM raw JOIN sk ON sk.v = raw.nom_voie JOIN lk ON lk.v = raw.nom_commune WHERE ok`;
     const afterSort = Object.keys(ADDRESS_COLUMNS).map((k) => (k in derived ? cast(k, derived[k as Derived]) : k)).join(', ');
-    const prepared = await stage.prepareParquet(select, { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell', afterSort });
+    const departments = (await c.runAndReadAll(`SELECT DISTINCT ${BAN_DEPARTMENT_SQL} AS d FROM raw WHERE ok ORDER BY d`)).getRowObjectsJS().map((r) => r.d as string);
+    // What the input covers: the communes of its rows, and the former communes they name (a
+    // commune nouvelle's file replaces the addresses of the communes merged into it).
+    await c.run(`CREATE TEMP TABLE covered AS SELECT code_insee AS commune FROM raw WHERE ok UNION SELECT former_commune FROM raw WHERE ok AND former_commune IS NOT NULL`);
+    const publishedFiles = publishedPartitions(ctx.dataDir, 'fr', 'addresses');
+    const kept = Object.keys(columns).join(', ');
+    for (const department of departments) {
+      const partition = banPartition(department);
+      const path = publishedFiles.get(partition);
+      // The published addresses of the department the input does not cover stay.
+      const keep = path ? `FROM read_parquet(${q(path)}) WHERE locality_code NOT IN (SELECT commune FROM covered) AND id NOT IN (SELECT id FROM raw WHERE ok)` : null;
+      const table = await stage.prepareParquet(`${select} AND ${BAN_DEPARTMENT_SQL} = ${q(department)}${keep ? ` UNION ALL SELECT ${kept} ${keep}` : ''}`,
+        { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell', afterSort });
+      const keptRows = keep ? Number((await c.runAndReadAll(`SELECT count(*)::BIGINT AS n ${keep}`)).getRowObjectsJS()[0]!.n) : 0;
+      const previous = keptRows > 0 ? (await partitionEntry(ctx.dataDir, 'fr', 'addresses', partition))?.sources ?? [] : [];
+      prepared.push({ partition, table, previous });
+    }
+    if (departments.length === 0) ctx.log(`fr.ban ${name}: no valid row, nothing published`);
     progress.tick(rows);
     progress.done();
     await stage.close();
-    return await publish(ctx, 'fr', 'fr.ban', banSource, { ...input, sha256: await inputSha }, partition, [{ table: 'addresses', prepared }], rejects);
+    const out: PartitionSummary[] = [];
+    const sha256 = await inputSha;
+    while (prepared.length > 0) {
+      const p = prepared[0]!;
+      out.push(...await publish(ctx, 'fr', 'fr.ban', banSource, { ...input, sha256 }, p.partition, [{ table: 'addresses', prepared: p.table }], rejects, { kept: p.previous, withdrawFrom: (other) => !BAN_PARTITION.test(other) }));
+      prepared.shift();
+    }
+    return out;
   } catch (e) {
     await rejects.close();
+    for (const p of prepared) await p.table.discard();
     await stage.close().catch(() => {});
     throw e;
   }
@@ -140,7 +191,7 @@ function firstLine(s: string): string {
  */
 async function invalidRows(c: Stage['connection'], path: string): Promise<{ line: number; reason: string; raw: unknown }[]> {
   const out: { line: number; reason: string; raw: unknown }[] = [];
-  const bad = (await c.runAndReadAll(`SELECT * EXCLUDE (ok) FROM raw WHERE NOT ok`)).getRowObjectsJS() as Record<string, string | null>[];
+  const bad = (await c.runAndReadAll(`SELECT * EXCLUDE (ok, former_commune) FROM raw WHERE NOT ok`)).getRowObjectsJS() as Record<string, string | null>[];
   const wanted = new Map<string, Record<string, string>>();
   for (const r of bad) {
     const record = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? '']));

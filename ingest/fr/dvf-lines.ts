@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quotedIdentifier, quotedString } from '@duckdb/node-api';
 
 /**
  * The two published layouts of DVF lines, each as one list of column checks from which both its
@@ -12,8 +13,8 @@ type Check =
   | { column: string; kind: 'number'; min: number; max: number; optional: boolean; decimalComma: boolean; message: string }
   | { column: string; kind: 'date'; format: 'iso' | 'dmy'; message: string };
 
-const sqlIdent = (c: string) => `"${c.replaceAll('"', '""')}"`;
-const sqlText = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const sqlIdent = quotedIdentifier;
+const sqlText = quotedString;
 
 function checkSql(c: Check): string {
   const col = sqlIdent(c.column);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { quotedString } from '@duckdb/node-api';
 import { createRequire } from 'node:module';
 import { SALE_COLUMNS } from '../../schemas/tables/sales.ts';
 
@@ -39,8 +40,8 @@ export function placeAtAddressesSql(lines: string, addressFiles: string): string
  * every line is the value of the deed.
  */
 export function salesSelect(lines: string, source: string): string {
-  const regions = departmentRegions().map(([d, r]) => `('${d}', '${r}')`).join(', ');
-  const natures = MARKET_NATURES.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ');
+  const regions = departmentRegions().map(([d, r]) => `(${quotedString(d)}, ${quotedString(r)})`).join(', ');
+  const natures = MARKET_NATURES.map(quotedString).join(', ');
   const columns: Record<keyof typeof SALE_COLUMNS, string> = {
     id: 'm.id_mutation', date: 'm.date', nature: 'm.nature', market_sale: `m.nature IN (${natures})`, price: 'v.price',
     property_type: `CASE WHEN coalesce(k.dwellings, 0) > 0 AND coalesce(k.premises, 0) = 0 AND k.houses = k.dwellings THEN 'house'
@@ -51,7 +52,7 @@ export function salesSelect(lines: string, source: string): string {
     commune_code: `coalesce(${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')}, m.code_commune)`,
     arrondissement_code: `CASE WHEN ${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')} IS NOT NULL THEN m.code_commune END`,
     department_code: 'm.code_departement', region_code: 'r.region', iris_code: 'iris_code(m.lat, m.lng)',
-    longitude: 'm.lng', latitude: 'm.lat', position_source: 'm.position_source', cell: 'h3_cell(m.lat, m.lng)', source: `'${source}'`,
+    longitude: 'm.lng', latitude: 'm.lat', position_source: 'm.position_source', cell: 'h3_cell(m.lat, m.lng)', source: quotedString(source),
   };
   // Each subquery names the lines relation itself: a CTE over it, named five times, would be
   // materialised, a full copy of the lines held in memory.

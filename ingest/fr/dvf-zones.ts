@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { booleanPointInPolygon } from '@turf/turf';
-import { DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { DOUBLE, DuckDBScalarFunction, VARCHAR, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { cellKey, pointCellKeys } from '../core/cell-keys.ts';
 import { ZONE_COVER_RES } from '../../schemas/tables/zones.ts';
@@ -20,7 +20,7 @@ export async function registerIrisFunction(c: DuckDBConnection, dataDir: string)
   const dir = (t: string) => join(dataDir, 'fr', t);
   const has = (t: string) => existsSync(dir(t)) && readdirSync(dir(t)).some((f) => f.endsWith('.parquet'));
   if (has('zone_cells') && has('zones')) {
-    const glob = (t: string) => `'${join(dir(t), '*.parquet').replaceAll("'", "''")}'`;
+    const glob = (t: string) => quotedString(join(dir(t), '*.parquet'));
     const rows = (await c.runAndReadAll(`SELECT cell, code, interior FROM read_parquet(${glob('zone_cells')}, union_by_name = true) WHERE level = 'sublocality_level2'`)).getRowObjectsJS() as { cell: bigint; code: string; interior: boolean }[];
     for (const r of rows) {
       const key = cellKey(r.cell);

@@ -1,20 +1,24 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { quotedString } from '@duckdb/node-api';
 import { basename, join } from 'node:path';
 import { dvfRawSource, dvfSource } from '../../datasets/fr/dvf/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import { readCsvHeader } from '../core/readers/csv.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { recordPartition } from '../core/manifest.ts';
+import type { JobContext, JobInput, PartitionSummary, SourceEntry } from '../core/job.ts';
+import { readManifest, recordPartition, removePartition } from '../core/manifest.ts';
+import { publishedPartitions } from '../core/natural-key.ts';
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
-import { cleanStaleTemporaries, fileSha256, type PreparedTable } from '../core/table-writer.ts';
+import { cleanStaleTemporaries, fileSha256, partitionPath, type PreparedTable } from '../core/table-writer.ts';
 import { TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
+import { SALE_COLUMNS } from '../../schemas/tables/sales.ts';
 import { DVF_GEO_HEADER, DVF_RAW_HEADER, DvfGeoLine, DvfRawLine, GEO_LINE_SELECT, RAW_LINE_SELECT } from './dvf-lines.ts';
 import { indicatorsSelect } from './dvf-indicators.ts';
 import { placeAtAddressesSql, salesSelect } from './dvf-sales.ts';
 import { registerIrisFunction } from './dvf-zones.ts';
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const q = quotedString;
 
 /** The two published layouts: Etalab's geolocated CSV and the DGFiP's raw text. */
 const LAYOUTS = {
@@ -23,12 +27,20 @@ const LAYOUTS = {
 } as const;
 type Layout = keyof typeof LAYOUTS;
 
-/** Partition of an input: csv/2024/departements/33.csv(.gz) -> 2024-33; ValeursFoncieres-2025-S1.txt -> valeursfoncieres-2025-s1. */
-export function dvfPartition(path: string): string {
+/**
+ * Name of an input in its rejects file and logs (never a partition): csv/2024/departements/33.csv(.gz)
+ * -> 2024-33; ValeursFoncieres-2025-S1.txt -> valeursfoncieres-2025-s1.
+ */
+export function dvfInputName(path: string): string {
   const m = /(\d{4})[\\/]departements[\\/]([0-9AB]{2,3})\.csv(\.gz)?$/i.exec(path);
   if (m) return `${m[1]}-${m[2]}`;
   return basename(path).replace(/\.(csv|txt)(\.gz)?$/i, '').toLowerCase();
 }
+
+/** Partition of a sale, from its own columns: the year of its deed and its department (2021-33). */
+export const SALE_PARTITION_SQL = `strftime(date, '%Y') || '-' || department_code`;
+/** A partition name as SALE_PARTITION_SQL gives it; any other name is a file of the earlier layout. */
+export const SALE_PARTITION = /^\d{4}-(\d{2}|2[AB]|97\d)$/;
 
 /** The .csv(.gz) and .txt(.gz) files of a folder, at any depth (the layout of each is checked by its header). */
 export function dvfFiles(input: string): string[] {
@@ -55,42 +67,140 @@ async function layoutOf(path: string): Promise<Layout> {
 }
 
 /**
- * fr.dvf: every input becomes one partition of `sales` (one row per mutation), then
- * `market_indicators` is computed again over all sales partitions (the published ones and the new
- * ones) and everything is published together: a 24-month median spans two yearly files, a
- * region several departments.
+ * fr.dvf: the sales of every input are partitioned by what they are, the year of the deed and
+ * the department (2021-33), whatever the file they came from. In each (year, department) it has
+ * sales for, an input replaces the published sales dated within its first and last deed there,
+ * and any published sale of the same id: the departmental file and the national file of a year
+ * give the same partitions, and a national file of 2022 leaves 2021 as it was. Inputs apply in
+ * the order given. `market_indicators` is then computed again over all sales partitions and
+ * everything is published together: a 24-month median spans two years, a region several
+ * departments.
  */
 export async function ingestDvf(ctx: JobContext, inputs: JobInput[], { linesPerBucket = LINES_PER_BUCKET } = {}): Promise<PartitionSummary[]> {
   await cleanStaleTemporaries(ctx.dataDir, 'fr', 'sales');
   await cleanStaleTemporaries(ctx.dataDir, 'fr', 'market_indicators');
-  const prepared: { input: JobInput; source: Source; partition: string; table: PreparedTable; rejects: Rejects }[] = [];
+  const work = join(ctx.dataDir, '.tmp', `fr-dvf-inputs-${process.pid}`);
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  let merged: MergedSales | null = null;
   try {
-    for (const input of inputs) prepared.push(await prepareSales(ctx, input, linesPerBucket));
-    const indicators = await prepareIndicators(ctx, prepared.map((p) => ({ partition: p.partition, path: p.table.pendingPath })));
+    const staged: StagedInput[] = [];
+    for (const [i, input] of inputs.entries()) staged.push(await stageSales(ctx, input, join(work, `input-${i}.parquet`), linesPerBucket));
+    merged = await mergeSales(ctx, staged);
+    const manifest = await readManifest(ctx.dataDir, 'fr');
+    const unchanged = [...publishedPartitions(ctx.dataDir, 'fr', 'sales')].filter(([p]) => !merged!.affected.has(p));
+    const indicators = await prepareIndicators(ctx, [...unchanged.map(([, path]) => path), ...merged.partitions.map((p) => p.table.pendingPath)]);
     const out: PartitionSummary[] = [];
-    for (const p of prepared) out.push(...await publish(ctx, 'fr', 'fr.dvf', p.source, p.input, p.partition, [{ table: 'sales', prepared: p.table }], p.rejects));
-    const written = await indicators.commit();
-    await recordPartition(ctx.dataDir, 'fr', {
-      table: 'market_indicators', partition: 'all', file: written.relativePath, job: 'fr.dvf',
-      sources: await Promise.all(prepared.map(async (p) => ({ id: p.source.id, input: basename(p.input.path), input_sha256: p.input.sha256 ?? await fileSha256(p.input.path), published_at: p.input.publishedAt ?? null, downloaded_from: p.input.downloadedFrom ?? null }))),
-      rows: written.rows, rejects: 0, rejects_file: null, imported_at: ctx.now().toISOString(), schema_version: TABLE_SCHEMA_VERSION, sha256: written.sha256,
-    }, ctx.now());
-    out.push({ table: 'market_indicators', partition: 'all', rows: written.rows, rejects: 0, rejectsFile: null, file: written.path });
+    const salesSources: SourceEntry[] = unchanged.flatMap(([p]) => manifest.partitions.find((e) => e.table === 'sales' && e.partition === p)?.sources ?? []);
+    for (const p of merged.partitions) {
+      const written = await p.table.commit();
+      await recordPartition(ctx.dataDir, 'fr', {
+        table: 'sales', partition: p.partition, file: written.relativePath, job: 'fr.dvf', sources: p.sources,
+        rows: written.rows, rejects: p.rejects, rejects_file: p.rejectsFile, imported_at: ctx.now().toISOString(), schema_version: TABLE_SCHEMA_VERSION, sha256: written.sha256,
+      }, ctx.now());
+      salesSources.push(...p.sources);
+      out.push({ table: 'sales', partition: p.partition, rows: written.rows, rejects: p.rejects, rejectsFile: p.rejectsFile, file: written.path });
+    }
+    for (const partition of merged.removed) {
+      await rm(partitionPath(ctx.dataDir, 'fr', 'sales', partition), { force: true });
+      await removePartition(ctx.dataDir, 'fr', 'sales', partition, ctx.now());
+      ctx.log(`fr.dvf: sales/${partition} removed (its sales now live in the partitions of their year and department)`);
+    }
+    if (indicators) {
+      const written = await indicators.commit();
+      await recordPartition(ctx.dataDir, 'fr', {
+        table: 'market_indicators', partition: 'all', file: written.relativePath, job: 'fr.dvf', sources: uniqueSources(salesSources),
+        rows: written.rows, rejects: 0, rejects_file: null, imported_at: ctx.now().toISOString(), schema_version: TABLE_SCHEMA_VERSION, sha256: written.sha256,
+      }, ctx.now());
+      out.push({ table: 'market_indicators', partition: 'all', rows: written.rows, rejects: 0, rejectsFile: null, file: written.path });
+    }
     return out;
   } catch (e) {
-    for (const p of prepared) await p.table.discard();
+    for (const p of merged?.partitions ?? []) await p.table.discard();
     throw e;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+function uniqueSources(sources: SourceEntry[]): SourceEntry[] {
+  const seen = new Map<string, SourceEntry>();
+  for (const s of sources) seen.set(`${s.id}|${s.input}|${s.input_sha256}`, s);
+  return [...seen.values()];
+}
+
+interface StagedInput { input: JobInput; source: Source; name: string; path: string; rejects: Rejects; entry: SourceEntry }
+interface MergedSales {
+  partitions: { partition: string; table: PreparedTable; sources: SourceEntry[]; rejects: number; rejectsFile: string | null }[];
+  /** Published partitions read again: rewritten (in `partitions`) or removed. */
+  affected: Set<string>;
+  removed: string[];
+}
+
+/**
+ * The new sales partitions: the published partitions the inputs touch (their year and
+ * department, the ones holding one of their ids, and any partition of the earlier file-named
+ * layout) read again, each input applied in turn, the result split by year and department.
+ */
+async function mergeSales(ctx: JobContext, staged: StagedInput[]): Promise<MergedSales> {
+  const published = publishedPartitions(ctx.dataDir, 'fr', 'sales');
+  if (staged.length === 0) return { partitions: [], affected: new Set(), removed: [] };
+  const stage = await Stage.open(ctx.dataDir, 'fr-sales-merge');
+  const partitions: MergedSales['partitions'] = [];
+  try {
+    const c = stage.connection;
+    const columns = Object.keys(SALE_COLUMNS).join(', ');
+    await c.run(`CREATE TABLE fresh AS ${staged.map((s, i) => `SELECT *, ${SALE_PARTITION_SQL} AS k, ${i} AS _input FROM read_parquet(${q(s.path)})`).join(' UNION ALL BY NAME ')}`);
+    const freshKeys = new Set((await c.runAndReadAll('SELECT DISTINCT k FROM fresh')).getRowObjectsJS().map((r) => r.k as string));
+    const affected = new Set([...published.keys()].filter((p) => freshKeys.has(p) || !SALE_PARTITION.test(p)));
+    const others = [...published].filter(([p]) => !affected.has(p));
+    if (others.length > 0) {
+      const holding = (await c.runAndReadAll(`SELECT DISTINCT filename FROM read_parquet([${others.map(([, f]) => q(f)).join(', ')}], filename = true, union_by_name = true) WHERE id IN (SELECT id FROM fresh)`)).getRowObjectsJS();
+      for (const r of holding) affected.add(others.find(([, f]) => f === r.filename)![0]);
+    }
+    const read = [...affected].map((p) => published.get(p)!);
+    await c.run(read.length === 0
+      ? `CREATE TABLE state AS SELECT ${columns}, k, _input, NULL::VARCHAR AS _from FROM fresh LIMIT 0`
+      : `CREATE TABLE state AS SELECT ${columns}, ${SALE_PARTITION_SQL} AS k, -1 AS _input, regexp_extract(filename, '([^/\\\\]+)\\.parquet$', 1) AS _from FROM read_parquet([${read.map(q).join(', ')}], filename = true, union_by_name = true)`);
+    for (let i = 0; i < staged.length; i++) {
+      await c.run(`CREATE OR REPLACE TABLE span AS SELECT k, min(date) AS lo, max(date) AS hi FROM fresh WHERE _input = ${i} GROUP BY k`);
+      await c.run(`DELETE FROM state WHERE id IN (SELECT id FROM fresh WHERE _input = ${i})
+        OR EXISTS (SELECT 1 FROM span WHERE span.k = state.k AND state.date BETWEEN span.lo AND span.hi)`);
+      await c.run(`INSERT INTO state SELECT ${columns}, k, _input, NULL FROM fresh WHERE _input = ${i}`);
+    }
+    const manifest = await readManifest(ctx.dataDir, 'fr');
+    const keys = (await c.runAndReadAll('SELECT k, list(DISTINCT _input) AS inputs, list(DISTINCT _from) FILTER (WHERE _from IS NOT NULL) AS kept FROM state GROUP BY k ORDER BY k')).getRowObjectsJS() as { k: string; inputs: number[]; kept: string[] | null }[];
+    for (const { k, inputs, kept } of keys) {
+      const from = inputs.filter((i) => i >= 0).sort((a, b) => a - b).map((i) => staged[i]!);
+      // Sales kept from a published partition keep that partition's sources.
+      const keptSources = (kept ?? []).flatMap((p) => manifest.partitions.find((e) => e.table === 'sales' && e.partition === p)?.sources ?? []);
+      const table = await stage.prepareParquet(`SELECT ${columns} FROM state WHERE k = ${q(k)}`, { dataDir: ctx.dataDir, country: 'fr', table: 'sales', partition: k, orderBy: 'cell' });
+      const withRejects = from.filter((s) => s.rejects.count > 0);
+      partitions.push({
+        partition: k, table, sources: uniqueSources([...keptSources, ...from.map((s) => s.entry)]),
+        rejects: from.reduce((n, s) => n + s.rejects.count, 0), rejectsFile: withRejects[0]?.rejects.path ?? null,
+      });
+    }
+    const removed = [...affected].filter((p) => !keys.some((r) => r.k === p));
+    return { partitions, affected, removed };
+  } catch (e) {
+    for (const p of partitions) await p.table.discard();
+    throw e;
+  } finally {
+    await stage.close().catch(() => {});
   }
 }
 
 /** Lines aggregated into mutations at once (about 40 % of the stage's memory at the peak). */
 export const LINES_PER_BUCKET = 400_000;
 
-async function prepareSales(ctx: JobContext, input: JobInput, linesPerBucket: number) {
+/** One input's sales (one row per mutation) staged as a Parquet file of the run's work folder. */
+async function stageSales(ctx: JobContext, input: JobInput, out: string, linesPerBucket: number): Promise<StagedInput> {
   const layout = LAYOUTS[await layoutOf(input.path)];
-  const partition = dvfPartition(input.path);
+  const partition = dvfInputName(input.path);
   const rejects = new Rejects(ctx.dataDir, 'fr', 'sales', partition, ctx.maxRejectShare);
   await rejects.init();
+  const inputSha = input.sha256 ?? await fileSha256(input.path);
   const stage = await Stage.open(ctx.dataDir, `fr-sales-${partition}`);
   const c = stage.connection;
   try {
@@ -140,9 +250,11 @@ async function prepareSales(ctx: JobContext, input: JobInput, linesPerBucket: nu
       const bucket = buckets === 1 ? 'lines' : `(SELECT * FROM lines WHERE hash(id_mutation) % ${buckets} = ${b})`;
       await c.run(`${b === 0 ? 'CREATE TABLE mutations AS' : 'INSERT INTO mutations'} ${salesSelect(bucket, layout.source.id)}`);
     }
-    const table = await stage.prepareParquet('SELECT * FROM mutations', { dataDir: ctx.dataDir, country: 'fr', table: 'sales', partition, orderBy: 'cell' });
-    ctx.log(`fr.dvf ${partition}: ${Number(total)} lines, ${table.written.rows} sales, ${rejects.count} refused`);
-    return { input, source: layout.source, partition, table, rejects };
+    await c.run(`COPY mutations TO ${q(out)} (FORMAT parquet)`);
+    const [{ sales }] = (await c.runAndReadAll('SELECT count(*)::BIGINT AS sales FROM mutations')).getRowObjectsJS() as [{ sales: bigint }];
+    ctx.log(`fr.dvf ${partition}: ${Number(total)} lines, ${sales} sales, ${rejects.count} refused`);
+    const entry: SourceEntry = { id: layout.source.id, input: basename(input.path), input_sha256: inputSha, published_at: input.publishedAt ?? null, downloaded_from: input.downloadedFrom ?? null };
+    return { input, source: layout.source, name: partition, path: out, rejects, entry };
   } catch (e) {
     await rejects.close();
     throw e;
@@ -151,14 +263,9 @@ async function prepareSales(ctx: JobContext, input: JobInput, linesPerBucket: nu
   }
 }
 
-/** market_indicators over the published sales partitions, the ones of this run replacing theirs. */
-async function prepareIndicators(ctx: JobContext, fresh: { partition: string; path: string }[]): Promise<PreparedTable> {
-  const dir = join(ctx.dataDir, 'fr', 'sales');
-  const replaced = new Set(fresh.map((f) => `${f.partition}.parquet`));
-  const files = [
-    ...(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.parquet') && !replaced.has(f)).map((f) => join(dir, f)) : []),
-    ...fresh.map((f) => f.path),
-  ];
+/** market_indicators over the given sales files (none: nothing to compute). */
+async function prepareIndicators(ctx: JobContext, files: string[]): Promise<PreparedTable | null> {
+  if (files.length === 0) return null;
   const stage = await Stage.open(ctx.dataDir, 'fr-market-indicators');
   try {
     const sales = `read_parquet([${files.map(q).join(', ')}], union_by_name = true)`;

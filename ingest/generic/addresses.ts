@@ -71,9 +71,11 @@ export async function ingestGenericAddresses(ctx: JobContext, o: GenericAddresse
   if (c.x && !o.crs) throw new Error('--crs is required with --x-column/--y-column');
   const project = toWgs84(o.crs ?? null);
   const stem = basename(o.input).replace(/\.(csv|txt)(\.gz)?$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
+  // The job cannot tell two producers apart: the operator names one with --partition (default:
+  // the file name), which also names its source, so its ids are its own natural keys.
   const partition = o.partition ?? `addresses.${stem}`;
   const source: Source = {
-    id: `${o.country}.addresses.${stem}`, country: o.country, name: basename(o.input), producer: 'given at ingest', licence: 'see producer', licence_url: '',
+    id: `${o.country}.${partition}`, country: o.country, name: basename(o.input), producer: 'given at ingest', licence: 'see producer', licence_url: '',
     attribution: '', url: '', download_url: null, format: 'csv', crs: o.crs ?? 'EPSG:4326', encoding: o.encoding ?? 'utf-8', update_frequency: 'irregular',
     tables: ['addresses'], sample: '',
   };

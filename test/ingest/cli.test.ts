@@ -25,9 +25,10 @@ describe('npm run ingest', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('fr.ban');
     expect(r.stdout).toContain('fr.zones');
-    expect(r.stdout).toContain('zones --country fr --level <level>');
+    expect(r.stdout).toContain('zones --country <fr|ca|be> --level <level> --input FILE --code-property P');
     expect(r.stdout).toContain('adresse.data.gouv.fr');
     expect(r.stdout).toContain('Licence Ouverte');
+    expect(r.stdout).toContain('reads: zones, zone_cells, addresses; writes: sales, market_indicators');
   });
 
   it('answers usage errors with the usage and exit code 2', async () => {
@@ -47,7 +48,7 @@ describe('npm run ingest', () => {
     const r = cli(['fr.ban', '--input', file, '--data-dir', join(root, 'data')]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/fr\.ban adresses-75: \d+ rows, \d+ rows\/s.*, done/);
-    expect(r.stdout).toMatch(/addresses\/adresses-75: 9 rows, 0 rejected/);
+    expect(r.stdout).toMatch(/addresses\/adresses-33: 3 rows, 0 rejected\n  addresses\/adresses-75: 6 rows, 0 rejected/);
     expect(existsSync(join(root, 'data/fr/addresses/adresses-75.parquet'))).toBe(true);
   });
 

@@ -71,8 +71,10 @@ describe('fr.ban --download', () => {
     try {
       const { jobById } = await import('../../../ingest/jobs.ts');
       const { silentContext } = await import('../../helpers/fixture-data.ts');
-      const [summary] = await jobById('fr.ban')!.run(silentContext(dataDir), ['--download', '--part', '75', '--url', url]);
-      expect(summary!.rows).toBe(BAN_ROWS.length);
+      const summary = await jobById('fr.ban')!.run(silentContext(dataDir), ['--download', '--part', '75', '--url', url]);
+      // The fixture holds addresses of Paris and of Gironde: one partition each.
+      expect(summary.map((s) => s.partition)).toEqual(['adresses-33', 'adresses-75']);
+      expect(summary.reduce((n, s) => n + s.rows, 0)).toBe(BAN_ROWS.length);
       const manifest = JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8'));
       expect(manifest.partitions[0].sources[0]).toMatchObject({
         downloaded_from: `${url}/adresses-75.csv.gz`, input: 'adresses-75.csv.gz', published_at: '2026-11-17', input_sha256: createHash('sha256').update(gz).digest('hex'),

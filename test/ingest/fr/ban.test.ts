@@ -22,6 +22,9 @@ async function analyst<T>(sql: string): Promise<T[]> {
   try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
 }
 
+/** The fixture's addresses of department 75 (the others are in Gironde, department 33). */
+const PARIS = BAN_ROWS.filter((r) => r.insee.startsWith('75'));
+
 async function workdir() {
   const root = await mkdtemp(join(tmpdir(), 'lds-ban-'));
   return { root, dataDir: join(root, 'data') };
@@ -31,7 +34,7 @@ async function workdir() {
 async function publishedFixture() {
   const { root, dataDir } = await workdir();
   const file = join(root, 'adresses-75.csv');
-  await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+  await writeFile(file, `${BAN_HEADER}\n${PARIS.map(banLine).join('\n')}\n`);
   await ingestBanFile(silentContext(dataDir), { path: file });
   const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
   return { root, dataDir, file, published, before: await fileSha256(published) };
@@ -41,11 +44,11 @@ describe('fr.ban', () => {
   it('writes a Parquet table sorted by cell that an analyst reads with DuckDB, and records it in the manifest', async () => {
     const { root, dataDir } = await workdir();
     const file = join(root, 'adresses-75.csv');
-    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+    await writeFile(file, `${BAN_HEADER}\n${PARIS.map(banLine).join('\n')}\n`);
     const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
-    expect(summary).toMatchObject({ table: 'addresses', partition: 'adresses-75', rows: BAN_ROWS.length, rejects: 0, rejectsFile: null });
+    expect(summary).toMatchObject({ table: 'addresses', partition: 'adresses-75', rows: PARIS.length, rejects: 0, rejectsFile: null });
     const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/addresses/adresses-75.parquet'`);
-    expect(rows).toHaveLength(BAN_ROWS.length);
+    expect(rows).toHaveLength(PARIS.length);
     for (const r of rows) AddressRow.parse(r);
     const cells = rows.map((r) => r.cell as bigint);
     expect([...cells].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(cells);
@@ -53,7 +56,7 @@ describe('fr.ban', () => {
     expect(bretagne).toMatchObject({ number: 12, rep: 'bis', street: 'Rue de Bretagne', postcode: '75003', locality_code: '75103', street_key: 'rue bretagne', label: '12 bis Rue de Bretagne 75003 Paris 3e Arrondissement' });
     const manifest = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
     const entry = manifest.partitions.find((p) => p.table === 'addresses')!;
-    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: BAN_ROWS.length, rejects: 0, schema_version: 1, imported_at: '2026-11-20T10:00:00.000Z' });
+    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: PARIS.length, rejects: 0, schema_version: 1, imported_at: '2026-11-20T10:00:00.000Z' });
     expect(entry.sha256).toBe(await fileSha256(join(dataDir, 'fr/addresses/adresses-75.parquet')));
     expect(entry.sources[0]).toMatchObject({ id: 'fr.ban', input: 'adresses-75.csv', input_sha256: await fileSha256(file) });
   });
@@ -62,12 +65,13 @@ describe('fr.ban', () => {
     const { root, dataDir } = await workdir();
     const file = join(root, 'adresses-99.csv');
     await generateBan(file, 40_000, [-4.5, 43.3, 7.5, 50.9]);
-    const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
-    expect(summary!.rows).toBe(40_000);
-    const path = `${dataDir}/fr/addresses/adresses-99.parquet`;
+    const summary = await ingestBanFile(silentContext(dataDir), { path: file });
+    expect(summary.reduce((n, s) => n + s.rows, 0)).toBe(40_000);
+    // The generated communes span departments: one partition each, each sorted by cell.
+    const path = `${dataDir}/fr/addresses/*.parquet`;
     const [{ unsorted, groups }] = await analyst<{ unsorted: bigint; groups: bigint }>(`SELECT
-      (SELECT count(*) FROM (SELECT cell < lag(cell) OVER (ORDER BY file_row_number) AS down FROM read_parquet('${path}', file_row_number = true)) WHERE down) AS unsorted,
-      (SELECT count(DISTINCT row_group_id) FROM parquet_metadata('${path}')) AS groups`);
+      (SELECT count(*) FROM (SELECT cell < lag(cell) OVER (PARTITION BY filename ORDER BY file_row_number) AS down FROM read_parquet('${path}', filename = true, file_row_number = true)) WHERE down) AS unsorted,
+      (SELECT count(DISTINCT (file_name, row_group_id)) FROM parquet_metadata('${path}')) AS groups`);
     expect(unsorted).toBe(0n);
     expect(groups).toBeGreaterThan(4n);
     const sample = await analyst<{ cell: bigint; latitude: number; longitude: number }>(`SELECT cell, latitude, longitude FROM '${path}' USING SAMPLE 500 ROWS (reservoir, 1)`);
@@ -76,12 +80,12 @@ describe('fr.ban', () => {
 
   it('writes malformed rows to a rejects file with their line and reason, and keeps the others', async () => {
     const { root, dataDir } = await workdir();
-    const good = BAN_ROWS.map(banLine);
+    const good = PARIS.map(banLine);
     const lines = [
       ...good,
-      good[0]!.replace(';12;', ';douze;'), // line 11: numero not a number
-      good[1]!.split(';').slice(0, 10).join(';'), // line 12: truncated row
-      good[2]!.replace(/;48\.86316\d*;/, ';95.1;'), // line 13: latitude out of range
+      good[0]!.replace(';12;', ';douze;'), // line 8: numero not a number
+      good[1]!.split(';').slice(0, 10).join(';'), // line 9: truncated row
+      good[2]!.replace(/;48\.86316\d*;/, ';95.1;'), // line 10: latitude out of range
     ];
     const file = join(root, 'adresses-75.csv');
     await writeFile(file, `${BAN_HEADER}\n${lines.join('\n')}\n`);
@@ -90,7 +94,7 @@ describe('fr.ban', () => {
     expect(summary!.rejects).toBe(3);
     const rejects = await readFile(summary!.rejectsFile!, 'utf8');
     const byLine = rejects.trim().split('\n').slice(1).map((l) => l.split(';').slice(0, 2));
-    expect(byLine.map(([l]) => l)).toEqual(['11', '12', '13']);
+    expect(byLine.map(([l]) => l)).toEqual(['8', '9', '10']);
     expect(byLine[0]![1]).toMatch(/numero/);
     expect(byLine[2]![1]).toMatch(/lat is not a latitude/);
   });
@@ -98,9 +102,9 @@ describe('fr.ban', () => {
   it('reads the file gzip-compressed, as BAN publishes it (adresses-75.csv.gz), into the same partition', async () => {
     const { root, dataDir } = await workdir();
     const file = join(root, 'adresses-75.csv.gz');
-    await writeFile(file, gzipSync(`${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`));
+    await writeFile(file, gzipSync(`${BAN_HEADER}\n${PARIS.map(banLine).join('\n')}\n`));
     const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
-    expect(summary).toMatchObject({ partition: 'adresses-75', rows: BAN_ROWS.length, rejects: 0 });
+    expect(summary).toMatchObject({ partition: 'adresses-75', rows: PARIS.length, rejects: 0 });
     const [{ n }] = await analyst<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/fr/addresses/adresses-75.parquet' WHERE street = 'Rue de Bretagne'`);
     expect(n).toBe(3n);
   });
@@ -108,7 +112,7 @@ describe('fr.ban', () => {
   it('reprojects x/y from Lambert-93 when lon/lat are not both published, never mixing the two pairs', async () => {
     const { root, dataDir } = await workdir();
     const blank = (line: string, fields: number[]) => line.split(';').map((v, i) => (fields.includes(i) ? '' : v)).join(';');
-    const [bretagne, , , , , roquette] = BAN_ROWS.map(banLine);
+    const [bretagne, , , , , roquette] = PARIS.map(banLine);
     // Field 12 is lon, 13 lat. Rue de Bretagne: x/y only; Rue de la Roquette: x/y and lon alone.
     const file = join(root, 'adresses-75.csv');
     await writeFile(file, `${BAN_HEADER}\n${blank(bretagne!, [12, 13])}\n${blank(roquette!, [13]).replace(/;2\.373200;/, ';9.999999;')}\n`);
@@ -126,7 +130,7 @@ describe('fr.ban', () => {
   it('fails past the allowed share of rejects and leaves the published table as it was', async () => {
     const { dataDir, file, published, before } = await publishedFixture();
     const manifestBefore = await readFile(join(dataDir, 'fr/manifest.json'), 'utf8');
-    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).map((l) => l.replace(/;(750\d\d|33230);/, ';7500;')).join('\n')}\n`);
+    await writeFile(file, `${BAN_HEADER}\n${PARIS.map(banLine).map((l) => l.replace(/;(750\d\d|33230);/, ';7500;')).join('\n')}\n`);
     await expect(ingestBanFile(silentContext(dataDir), { path: file })).rejects.toBeInstanceOf(RejectShareError);
     expect(await fileSha256(published)).toBe(before);
     expect(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')).toBe(manifestBefore);
@@ -155,10 +159,11 @@ describe('fr.ban', () => {
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     expect(await fileSha256(published)).toBe(before);
-    expect(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')).partitions[0].rows).toBe(BAN_ROWS.length);
+    expect(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')).partitions[0].rows).toBe(PARIS.length);
     // The next run publishes the new table and removes what the killed run left.
     const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
-    expect(summary!.rows).toBe(400_000);
+    // The new file covers Paris 3e only: the published addresses of the other arrondissement stay.
+    expect(summary!.rows).toBe(400_000 + PARIS.filter((a) => a.insee !== '75103').length);
     expect(readdirSync(join(dataDir, '.tmp'))).toEqual([]);
     expect(readdirSync(join(dataDir, 'fr/addresses'))).toEqual(['adresses-75.parquet']);
   }, 180_000);

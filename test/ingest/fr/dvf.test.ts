@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dvfFiles, dvfPartition, ingestDvf } from '../../../ingest/fr/dvf.ts';
+import { dvfFiles, dvfInputName, ingestDvf } from '../../../ingest/fr/dvf.ts';
 import { DVF_GEO_HEADER, DVF_RAW_HEADER, DvfGeoLine, DvfRawLine } from '../../../ingest/fr/dvf-lines.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { Manifest } from '../../../schemas/tables/manifest.ts';
@@ -44,7 +44,7 @@ describe('fr.dvf on the committed samples', () => {
     expect(new Set(sales.map((s) => s.id)).size).toBe(sales.length);
     const manifest = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
     expect(manifest.partitions.filter((p) => p.table === 'sales').map((p) => p.partition).sort()).toEqual([
-      '2020-33', '2020-75', '2021-33', '2021-75', '2022-33', '2022-75', '2023-33', '2023-75', '2024-33', '2024-75', 'valeursfoncieres-2025-s1',
+      '2020-33', '2020-75', '2021-33', '2021-75', '2022-33', '2022-75', '2023-33', '2023-75', '2024-33', '2024-75', '2025-33', '2025-75',
     ]);
     const indicators = manifest.partitions.find((p) => p.table === 'market_indicators')!;
     expect(indicators.sources).toHaveLength(11);
@@ -92,7 +92,7 @@ describe('fr.dvf on the committed samples', () => {
   });
 
   it('reads the DGFiP text layout: French decimals, commune and parcel rebuilt from their parts, no position', async () => {
-    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/valeursfoncieres-2025-s1.parquet'`);
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/*.parquet' WHERE source = 'fr.dvf-dgfip'`);
     expect(rows.every((r) => r.cell === null && r.iris_code === null)).toBe(true);
     const raw = await analyst<Record<string, string>>(`SELECT * FROM read_csv('${SAMPLES}/ValeursFoncieres-2025-S1.txt', delim = '|', all_varchar = true) WHERE "Code departement" = '75' LIMIT 1`);
     const line = raw[0]!;
@@ -170,7 +170,7 @@ describe('fr.dvf refused lines', () => {
       at('inside-11e', 2.3800, 48.8550), good('abzac'),
     ].join('\n')}\n`);
     await ingestDvf(silentContext(dataDir), [{ path: file }]);
-    const rows = await analyst<{ id: string; iris_code: string | null }>(`SELECT id, iris_code FROM '${dataDir}/fr/sales/75.parquet' ORDER BY id`);
+    const rows = await analyst<{ id: string; iris_code: string | null }>(`SELECT id, iris_code FROM '${dataDir}/fr/sales/*.parquet' ORDER BY id`);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.iris_code]))).toEqual({
       'inside-3e': '751030101', 'west-of-border': '751030101', 'east-of-border': '751110201', 'inside-11e': '751110201', abzac: null,
     });
@@ -214,7 +214,7 @@ describe('fr.dvf refused lines', () => {
     await writeFile(file, `${[header, good('a'), good('b', { valeur_fonciere: 'abc' })].join('\n')}\n`);
     const dataDir = join(root, 'data');
     await expect(ingestDvf(silentContext(dataDir), [{ path: file }])).rejects.toThrow(/rejected/);
-    expect(existsSync(join(dataDir, 'fr/sales/33.parquet'))).toBe(false);
+    expect(existsSync(join(dataDir, 'fr/sales'))).toBe(false);
     expect(existsSync(join(dataDir, 'fr/manifest.json'))).toBe(false);
   });
 
@@ -246,9 +246,9 @@ describe('fr.dvf refused lines', () => {
     }
   });
 
-  it('names partitions after the published file layout', () => {
-    expect(dvfPartition('/d/csv/2024/departements/2A.csv.gz')).toBe('2024-2A');
-    expect(dvfPartition('/d/ValeursFoncieres-2023.txt')).toBe('valeursfoncieres-2023');
+  it('names inputs (in their rejects files) after the published file layout', () => {
+    expect(dvfInputName('/d/csv/2024/departements/2A.csv.gz')).toBe('2024-2A');
+    expect(dvfInputName('/d/ValeursFoncieres-2023.txt')).toBe('valeursfoncieres-2023');
   });
 });
 

@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import { AddressRow } from './addresses.ts';
+import { MarketIndicatorRow } from './market-indicators.ts';
+import { SaleRow } from './sales.ts';
+import { ZoneCellRow, ZoneRow } from './zones.ts';
+import { ZoneValueRow } from './zone-values.ts';
+
+/**
+ * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
+ * write (ingest/*.job.ts), what sources feed (datasets/), one name per table. Tables of the
+ * generic kinds (schemas/tables/points.ts, areas.ts, zone-values.ts) are listed under their name.
+ */
+export const TABLES = {
+  addresses: AddressRow,
+  zones: ZoneRow,
+  zone_cells: ZoneCellRow,
+  sales: SaleRow,
+  market_indicators: MarketIndicatorRow,
+  zone_values: ZoneValueRow,
+} as const satisfies Record<string, z.ZodType>;
+
+export type TableName = keyof typeof TABLES;
+export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
