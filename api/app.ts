@@ -102,11 +102,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', String(request.id));
+      // The router's message quotes the URL: only its reason is kept, and the URL is repeated masked.
+      const why = `malformed URL: ${err.message.replace(/^'.*'\s*/s, '') || 'cannot be read'}`;
+      const url = maskQuerySecrets(request.url);
       if (deps.listing && sendListingFrameworkError(request, reply)) return;
-      if (deps.marketplace && isStoreUrl(request.url)) return sendMarketError(request, reply, invalid('url', request.url, `malformed URL: ${err.message}`));
-      if (deps.signin && ownsSigninUrl(request.url)) return sendOAuthError(reply, 400, 'invalid_request', 'malformed URL: a percent-encoded sequence is not valid UTF-8');
+      if (deps.marketplace && isStoreUrl(request.url)) return sendMarketError(request, reply, invalid('url', url, why));
+      if (deps.signin && ownsSigninUrl(request.url)) return sendOAuthError(reply, 400, 'invalid_request', why);
       reply.header('X-Api-Version', API_VERSION);
-      sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
+      sendError(request, reply, deps.clock, new ApiError('invalid_parameter', why, { parameter: 'url', value: url }));
     },
   });
 
