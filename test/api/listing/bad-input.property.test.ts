@@ -102,7 +102,8 @@ describe.each(backends)('listing bad input (property-based) on $name', (backend)
       if (mode === 0) body = value;
       else {
         const paths = pathsOf(valid).filter((p) => p.length > 0);
-        const path = mode === 1 ? [String(value).slice(0, 30) || 'x'] : paths[pick % paths.length]!;
+        // mode 1: an unknown field, named by the hostile value when it is text.
+        const path = mode === 1 ? [typeof value === 'string' && value !== '' ? value.slice(0, 30) : 'x'] : paths[pick % paths.length]!;
         body = withValueAt(valid, path, value);
       }
       const id = r === '/properties' ? 1 : r === '/agencies' ? f.agencyId : r === '/users' ? f.userId : 1;

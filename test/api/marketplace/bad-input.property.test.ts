@@ -22,12 +22,15 @@ describe.each(backends)('marketplace bad input (property-based) on $name', (back
   let db: Isolated;
   let f: MarketFixture;
   let authorizationId: number;
+  let app: Awaited<ReturnType<MarketFixture['buildApp']>>;
   const tally = new Tally();
   beforeAll(async () => {
     db = await backend.open();
     await migrate(db.sql);
     f = await marketFixture(db.sql);
     f.accessTokens.set(TOKEN, { userId: f.users.julie, clientUid: 'client-acme' });
+    // The rate limit is not under test here: high enough that every request reaches its route.
+    app = await f.buildApp({ MARKETPLACE_RATE_LIMIT_PER_MINUTE: '100000000' });
     authorizationId = (await purchase(db.sql, f.catalog, { store: 'maison', user: 'julie@example.ca', plan: 'ACME-TOURS-T100' }, f.clock)).authorizationId;
   });
   afterAll(async () => {
@@ -43,7 +46,7 @@ describe.each(backends)('marketplace bad input (property-based) on $name', (back
 
   async function send(opts: { method: string; url: string; headers?: Record<string, string>; payload?: string }) {
     const before = await state();
-    const res = await f.app.inject({ method: opts.method as 'GET', url: opts.url, headers: opts.headers ?? f.headers('OWNER'), payload: opts.payload });
+    const res = await app.inject({ method: opts.method as 'GET', url: opts.url, headers: opts.headers ?? f.headers('OWNER'), payload: opts.payload });
     tally.record(res.statusCode, `${opts.method} ${opts.url} ${opts.payload ?? ''}`);
     expect(res.statusCode, `${opts.method} ${opts.url} ${opts.payload ?? ''}: ${res.body}`).toBeLessThan(500);
     for (const s of secrets()) expect(res.body.includes(s), `secret echoed for ${opts.url}`).toBe(false);
