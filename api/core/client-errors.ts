@@ -44,7 +44,8 @@ export function clientErrorHandler(answerers: ClientErrorAnswerer[], fallback: (
     const body = Buffer.from(answer.body, 'utf8');
     const headers = { ...answer.headers, 'X-Request-Id': requestId, 'Content-Length': String(body.length), Connection: 'close' };
     const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
-    if (socket.writable) socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+    // Closed once written: the parser cannot read another request on this connection.
+    if (socket.writable) socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]), () => socket.destroy());
     else socket.destroy(err);
   };
 }
