@@ -86,7 +86,16 @@ function serveVersion(app: FastifyInstance, version: VersionDef, routes: Listing
     }
   });
   app.setErrorHandler((err: FastifyError | ListingError, request, reply) => sendError(version, request, reply, asListingError(err, request)));
-  app.setNotFoundHandler((request, reply) => sendError(version, request, reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
+  // Another method on a route's path answers 405 with Allow; any other unknown route 404.
+  const methodsByPath = routes.map((r) => [new RegExp(`^/[^/]+/api/${version.prefix.replace('.', '\\.')}${r.path.replace(/:[a-z]+/g, '[^/]+')}/?$`), r.method] as const);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(methodsByPath.filter(([re]) => re.test(path)).flatMap(([, m]) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))];
+    if (allowed.length && !allowed.includes(request.method)) {
+      return sendError(version, request, reply, new ListingError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, undefined, { Allow: allowed.join(', ') }));
+    }
+    return sendError(version, request, reply, notFound(`no route ${request.method} ${path}`));
+  });
 
   for (const route of routes) {
     app.route({

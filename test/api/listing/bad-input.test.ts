@@ -80,6 +80,11 @@ describe.each(backends)('listing under bad input on $name', (backend) => {
 
   it('a path id that cannot exist is not found; a head over 16 kB or an unknown method answer in the listing body', async () => {
     for (const v of VERSIONS_SERVED) {
+      const put = await f.t.app.inject({ method: 'PUT', url: `${PREFIX[v]}/properties/1?mls_board=gmtl`, headers: f.auth });
+      expect(put.statusCode).toBe(405);
+      expect(put.headers.allow).toBe('GET, HEAD, PATCH, DELETE');
+      expect(ListingErrorBody.parse(put.json()).errors).toMatch(/PUT is not allowed/);
+      expect((await f.t.app.inject({ method: 'POST', url: `${PREFIX[v]}/agencies/1`, headers: f.auth })).statusCode).toBe(405);
       expect((await call(v, 'GET', '/properties/99999999999999999999?mls_board=gmtl')).status).toBe(404);
       expect((await call(v, 'GET', '/properties/1%00?mls_board=gmtl')).status).toBe(404);
     }
