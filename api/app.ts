@@ -4,6 +4,7 @@ import { API_VERSION } from '../schemas/envelope.ts';
 import type { AccountRepository } from './accounts/accounts.ts';
 import { publicUrl, type Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
+import { clientErrorHandler, type ClientErrorAnswerer } from './core/client-errors.ts';
 import { installErrorHandlers, sendError } from './core/error-handler.ts';
 import { ApiError } from './core/errors.ts';
 import { installGuard } from './core/guard.ts';
@@ -19,12 +20,14 @@ import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { docsPage } from './core/docs-page.ts';
 import { listingOpenApi } from './listing/openapi.ts';
-import { registerListing, sendListingFrameworkError } from './listing/plugin.ts';
+import { listingClientErrorAnswer, registerListing, sendListingFrameworkError } from './listing/plugin.ts';
 import type { CredentialRepository } from './listing/credentials.ts';
 import type { ListingStore } from './listing/store/index.ts';
 import type { Sql } from './core/state/sql.ts';
 import { invalid } from './marketplace/errors.ts';
-import { isStoreUrl, marketplaceRoutes, sendMarketError, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
+import { isStoreUrl, marketClientErrorAnswer, marketplaceRoutes, sendMarketError, STORE_PREFIX, type AccessTokenResolver } from './marketplace/routes.ts';
+import { ownsSigninUrl, sendOAuthError, sendSigninNotFound, signinClientErrorAnswer } from './signin/errors.ts';
+import { maskUrlSecrets } from '../schemas/inputs.ts';
 import { signinPlugin } from './signin/plugin.ts';
 import type { TokenCheck } from './signin/access-tokens.ts';
 
@@ -52,8 +55,11 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Credentials that travel in query strings (the marketplace's access_token) never reach the logs. */
-export const maskQuerySecrets = (url: string) => url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
+/**
+ * Credentials that travel in query strings (access_token, code, client_secret, apiToken...) never
+ * reach the logs: masked by their decoded name (schemas/inputs.ts, SECRET_PARAMETERS).
+ */
+export const maskQuerySecrets = maskUrlSecrets;
 
 function withMaskedSecrets(logger: true | object): object {
   const base = logger === true ? {} : (logger as { serializers?: object });
@@ -70,7 +76,20 @@ function withMaskedSecrets(logger: true | object): object {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Requests the HTTP parser refuses (head over 16 kB, unknown method) get their module's body.
+  const answerers: ClientErrorAnswerer[] = [
+    ...(deps.signin ? [signinClientErrorAnswer] : []),
+    ...(deps.marketplace ? [marketClientErrorAnswer] : []),
+    ...(deps.listing ? [listingClientErrorAnswer] : []),
+  ];
   const app = Fastify({
+    clientErrorHandler: clientErrorHandler(answerers, ({ status, message, requestId }) => ({
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Api-Version': API_VERSION },
+      body: JSON.stringify({
+        error: { code: 'invalid_parameter', message, details: { parameter: 'request', value: null } },
+        meta: { request_id: requestId, api_version: API_VERSION, generated_at: deps.clock.now().toISOString() },
+      }),
+    })),
     logger: deps.logger ? withMaskedSecrets(deps.logger) : false,
     // A caller's own request id is kept when it is well formed, so logs can be joined.
     genReqId: (req) => {
@@ -81,16 +100,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook (a malformed URL) get the same body as the rest.
     frameworkErrors: (err, request, reply) => {
       reply.header('X-Request-Id', String(request.id));
+      // The router's message quotes the URL: only its reason is kept, and the URL is repeated masked.
+      const why = `malformed URL: ${err.message.replace(/^'.*'\s*/s, '') || 'cannot be read'}`;
+      const url = maskQuerySecrets(request.url);
       if (deps.listing && sendListingFrameworkError(request, reply)) return;
-      if (deps.marketplace && isStoreUrl(request.url)) return sendMarketError(request, reply, invalid('url', request.url, `malformed URL: ${err.message}`));
+      if (deps.marketplace && isStoreUrl(request.url)) return sendMarketError(request, reply, invalid('url', url, why));
+      if (deps.signin && ownsSigninUrl(request.url)) return sendOAuthError(reply, 400, 'invalid_request', why);
       reply.header('X-Api-Version', API_VERSION);
-      sendError(request, reply, deps.clock, new ApiError('invalid_parameter', `malformed URL: ${err.message}`, { parameter: 'url', value: request.url }));
+      sendError(request, reply, deps.clock, new ApiError('invalid_parameter', why, { parameter: 'url', value: url }));
     },
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
     reply.header('X-Api-Version', API_VERSION);
+    // No route (a method none of the sign-in's routes lists): the sign-in's 404/405, not the location API's.
+    if (request.is404 && deps.signin && ownsSigninUrl(request.url)) return sendSigninNotFound(request, reply);
   });
   installErrorHandlers(app, deps.clock);
   installGuard(app, { keys: deps.keys, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });

@@ -7,6 +7,7 @@
  * them as strings (OpenID Connect `sub`), the marketplace as integers.
  */
 import { z } from 'zod';
+import { bodyInt, INT8 } from './inputs.ts';
 
 export const LANGUAGE = z
   .string()
@@ -22,14 +23,14 @@ export const BoardInput = z.object({
 export type BoardInput = z.infer<typeof BoardInput>;
 
 export const AgencyInput = z.object({
-  board_id: z.number().int().positive(),
+  board_id: bodyInt(INT8, { min: 1 }),
   name: z.string().trim().min(1).max(200),
   country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals, such as FR, CA or BE'),
 });
 export type AgencyInput = z.infer<typeof AgencyInput>;
 
 export const UserInput = z.object({
-  agency_id: z.number().int().positive(),
+  agency_id: bodyInt(INT8, { min: 1 }),
   email: z.email().max(320),
   first_name: z.string().trim().min(1).max(100),
   last_name: z.string().trim().min(1).max(100),

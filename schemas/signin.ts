@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { LANGUAGE } from './accounts.ts';
+import { safeText } from './inputs.ts';
 
 /** Sign-in scopes (spec 2.2): `openid` gives what `public` gives, plus an id_token. */
 export const SIGNIN_SCOPES = ['public', 'openid'] as const;
@@ -86,3 +87,21 @@ export const ClientInput = z.object({
   client_type: z.enum(CLIENT_TYPES),
 });
 export type ClientInput = z.infer<typeof ClientInput>;
+
+/**
+ * The sign-in form of the interaction page (application/x-www-form-urlencoded only): text the
+ * store can hold, each field once. Empty fields are answered by the form itself.
+ */
+export const LoginForm = z.object({
+  email: safeText({ min: 0, max: 320, trim: true }).optional(),
+  password: safeText({ min: 0, max: 1024 }).optional(),
+  csrf: safeText({ min: 0, max: 200 }).optional(),
+});
+export type LoginForm = z.infer<typeof LoginForm>;
+
+/** The consent form: `decision=allow` gives consent, anything else refuses it. */
+export const ConsentForm = z.object({
+  decision: safeText({ min: 0, max: 20 }).optional(),
+  csrf: safeText({ min: 0, max: 200 }).optional(),
+});
+export type ConsentForm = z.infer<typeof ConsentForm>;

@@ -6,13 +6,14 @@
  */
 import type { z } from 'zod';
 
-export type ListingErrorKind = 'bad_request' | 'unauthorized' | 'validation' | 'not_found' | 'rate_limited' | 'internal';
+export type ListingErrorKind = 'bad_request' | 'unauthorized' | 'validation' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'internal';
 
 export const STATUS_3_2: Record<ListingErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
   validation: 422,
   not_found: 404,
+  method_not_allowed: 405,
   rate_limited: 429,
   internal: 500,
 };

@@ -6,12 +6,14 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { parseInput } from '../../schemas/inputs.ts';
 import { LISTING_LOCALES, type ListingLocale } from '../../schemas/listing/common.ts';
 import type { Config } from '../config.ts';
+import type { ClientErrorAnswerer } from '../core/client-errors.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
 import type { CredentialRepository } from './credentials.ts';
-import { badRequest, internal, ListingError, notAuthorized, notFound, refusedByZod } from './errors.ts';
+import { badRequest, internal, ListingError, notAuthorized, notFound, refused, refusedByZod } from './errors.ts';
 import { listingRoutes, type ListingRoute } from './routes.ts';
 import type { ListingStore } from './store/index.ts';
 import { downgradeError, downgradeResponse, VERSIONS, type VersionDef } from './versions/index.ts';
@@ -35,16 +37,19 @@ const localeOf = (request: FastifyRequest): ListingLocale => {
   return isLocale(l) ? l : 'fr';
 };
 
-/** Query parameters: the first problem answers 400 naming the parameter (all versions). */
+/**
+ * Query parameters through the shared input checks (schemas/inputs.ts: text the store can hold,
+ * integers in decimal digits within their column): the first problem answers 400 naming the
+ * parameter (all versions).
+ */
 function parseQuery(schema: z.ZodObject, raw: unknown): any {
-  const r = schema.safeParse(raw ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  if (issue.code === 'unrecognized_keys') throw badRequest(`unknown parameter ${issue.keys[0]}`);
-  const name = String(issue.path[0] ?? 'query');
-  if (Array.isArray((raw as Record<string, unknown>)[name])) throw badRequest(`${name} is given more than once`);
-  if ((raw as Record<string, unknown>)[name] === undefined) throw badRequest(`${name} is required`);
-  throw badRequest(`${name}: ${issue.message}`);
+  const r = parseInput(schema, raw);
+  if (r.ok) return r.data;
+  const { issue } = r;
+  if (issue.unknown) throw badRequest(`unknown parameter ${issue.parameter}`);
+  if (issue.repeated) throw badRequest(`${issue.parameter} is given more than once`);
+  if (issue.missing) throw badRequest(`${issue.parameter} is required`);
+  throw badRequest(`${issue.parameter}: ${issue.message}`);
 }
 
 /** The status and body of `error` in the version served, sent with its headers. */
@@ -81,7 +86,16 @@ function serveVersion(app: FastifyInstance, version: VersionDef, routes: Listing
     }
   });
   app.setErrorHandler((err: FastifyError | ListingError, request, reply) => sendError(version, request, reply, asListingError(err, request)));
-  app.setNotFoundHandler((request, reply) => sendError(version, request, reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`)));
+  // Another method on a route's path answers 405 with Allow; any other unknown route 404.
+  const methodsByPath = routes.map((r) => [new RegExp(`^/[^/]+/api/${version.prefix.replace('.', '\\.')}${r.path.replace(/:[a-z]+/g, '[^/]+')}/?$`), r.method] as const);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(methodsByPath.filter(([re]) => re.test(path)).flatMap(([, m]) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))];
+    if (allowed.length && !allowed.includes(request.method)) {
+      return sendError(version, request, reply, new ListingError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, undefined, { Allow: allowed.join(', ') }));
+    }
+    return sendError(version, request, reply, notFound(`no route ${request.method} ${path}`));
+  });
 
   for (const route of routes) {
     app.route({
@@ -115,8 +129,12 @@ function serveVersion(app: FastifyInstance, version: VersionDef, routes: Listing
         let body: unknown;
         if (route.body) {
           if (request.body === undefined || request.body === null) throw refusedByZod(route.body.safeParse(undefined).error!);
-          const parsed = route.body.safeParse(request.body);
-          if (!parsed.success) throw refusedByZod(parsed.error);
+          // The same checks as the query: text the store can hold, integers within their column.
+          const parsed = parseInput(route.body, request.body);
+          if (!parsed.ok) {
+            const fields = new Map(parsed.issues.map((i) => [i.path || 'body', i.message] as const));
+            throw refused([...fields].map(([field, reason]) => ({ field, reason })));
+          }
           body = parsed.data;
         }
 
@@ -148,6 +166,14 @@ export function sendListingFrameworkError(request: FastifyRequest, reply: Fastif
   void reply.code(400).type('application/json; charset=utf-8').send({ errors: 'malformed URL' });
   return true;
 }
+
+/** Requests refused by the HTTP parser (api/core/client-errors.ts) under a listing prefix, in the listing body. */
+export const listingClientErrorAnswer: ClientErrorAnswerer = ({ path, message }) => {
+  const m = PREFIX_OF_URL.exec(path);
+  const version = m && VERSIONS.find((v) => v.prefix === m[1]);
+  if (!version) return null;
+  return { headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Api-Version': version.version }, body: JSON.stringify({ errors: message }) };
+};
 
 /** Registers the three prefixes; each is its own encapsulation context. */
 export async function registerListing(app: FastifyInstance, deps: ListingDeps): Promise<ListingRoute[]> {

@@ -142,7 +142,8 @@ function integer(v: string, what: string): number {
 
 function date(v: string, option: string): Date {
   const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v) : new Date(NaN);
-  if (Number.isNaN(d.getTime())) throw new UsageError(`--${option} must be YYYY-MM-DD or an ISO 8601 timestamp, not ${JSON.stringify(v)}`);
+  // Years 0001 to 9999: what timestamptz holds and both calendars agree on (schemas/inputs.ts).
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) throw new UsageError(`--${option} must be YYYY-MM-DD or an ISO 8601 timestamp of years 0001 to 9999, not ${JSON.stringify(v)}`);
   return d;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Token debit (spec 4.2, rules 1-3). One transaction: the client's active token
- * authorizations of the product are locked in purchase order (SELECT ... FOR UPDATE; every
+ * authorizations of the product are locked in purchase order (date, then id; SELECT ... FOR UPDATE; every
  * debit takes the locks in the same order, so concurrent debits queue instead of
  * deadlocking), the balance is checked on the locked rows, then the named authorization
  * is drawn first and the others in purchase order, each touched one with its tokens.debit
@@ -13,11 +13,14 @@ import { emit } from './outbox.ts';
 
 export interface DebitPart { authorizationId: number; debited: number; remaining: number }
 
-/** Pure rule 1-2: how much to take from each authorization, named one first; null when the total is short. */
+/**
+ * Pure rule 1-2: how much to take from each authorization, named one first, then the others in
+ * the order given (`rows` in purchase order); null when the total is short.
+ */
 export function allocate(named: number, rows: { id: number; tokens: number }[], quantity: number): DebitPart[] | null {
   const total = rows.reduce((s, r) => s + r.tokens, 0);
   if (total < quantity) return null;
-  const order = [...rows.filter((r) => r.id === named), ...rows.filter((r) => r.id !== named).sort((a, b) => a.id - b.id)];
+  const order = [...rows.filter((r) => r.id === named), ...rows.filter((r) => r.id !== named)];
   const parts: DebitPart[] = [];
   let left = quantity;
   for (const r of order) {
@@ -48,10 +51,12 @@ export async function debit(
     if (named.mode !== 'tokens') {
       throw new MarketError('not_a_tokens_authorization', `authorization ${named.id} is a ${named.mode} authorization: only tokens authorizations are debited`, { authorization_id: named.id, mode: named.mode });
     }
+    // "In order of purchase" (spec 4.2 rule 2): by the purchase's date, which `purchases create
+    // --at` may set earlier than a purchase recorded before it, then by id.
     const rows = await tx.query<{ id: number; tokens: number }>(
-      `SELECT id::int AS id, tokens FROM mkt_authorizations
-        WHERE store_id = $1 AND user_id = $2 AND product_id = $3 AND mode = 'tokens' AND status = 'active'
-        ORDER BY id FOR UPDATE`,
+      `SELECT a.id::int AS id, a.tokens FROM mkt_authorizations a JOIN mkt_purchases p ON p.id = a.purchase_id
+        WHERE a.store_id = $1 AND a.user_id = $2 AND a.product_id = $3 AND a.mode = 'tokens' AND a.status = 'active'
+        ORDER BY p.purchased_at, a.id FOR UPDATE OF a`,
       [q.access.store_id, named.user_id, named.product_id],
     );
     if (!rows.some((r) => r.id === named.id)) {

@@ -1,3 +1,4 @@
+import { echoable } from '../../schemas/inputs.ts';
 import { MARKET_ERROR_STATUS, type MarketErrorCode } from '../../schemas/marketplace.ts';
 
 /** A failure a marketplace client or operator is told about, with a stable code and status. */
@@ -15,8 +16,9 @@ export class MarketError extends Error {
   }
 }
 
+/** A refused parameter; the value sent is repeated unless the parameter is a secret (access_token...). */
 export const invalid = (parameter: string, value: unknown, message: string) =>
-  new MarketError('invalid_parameter', message, { parameter, value: value ?? null });
+  new MarketError('invalid_parameter', message, { parameter, value: echoable(parameter, value ?? null) });
 
 /** Turns unique and foreign-key violations of operator input into messages a person can act on. */
 export function explainConstraint(err: unknown, what: string): never {

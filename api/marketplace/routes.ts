@@ -12,13 +12,17 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { parseInput, safeText } from '../../schemas/inputs.ts';
 import {
   DebitResponse,
   DeliveryLogResponse,
   PRODUCT_SKU,
   ServicesResponse,
+  SLUG,
   type MarketErrorBody,
+  type MarketErrorCode,
 } from '../../schemas/marketplace.ts';
+import type { ClientErrorAnswerer } from '../core/client-errors.ts';
 import { AccountError } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
@@ -57,9 +61,9 @@ export const isStoreUrl = (url: string) => url === STORE_PREFIX || url.startsWit
 
 const IDENTIFIERS = ['access_token', 'email', 'uid', 'id'] as const;
 const identity = {
-  access_token: z.string().min(1).max(500).optional(),
+  access_token: safeText({ max: 500 }).optional(),
   email: z.email().max(320).optional(),
-  uid: z.string().min(1).max(200).optional(),
+  uid: safeText({ max: 200 }).optional(),
   id: z.string().regex(/^\d{1,15}$/, 'a numeric user id').optional(),
 };
 const ServicesQuery = z.object({ ...identity, product_sku: PRODUCT_SKU.optional() }).strict();
@@ -100,16 +104,19 @@ export const ROUTE_DOCS: MarketRouteDoc[] = [
   },
 ];
 
-/** Parses query, body or path input; the first problem becomes invalid_parameter naming it. */
+/**
+ * Parses query, body or path input through the shared input checks (schemas/inputs.ts: text the
+ * store can hold, bounded numbers); the first problem becomes invalid_parameter naming it.
+ */
 function parse<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
-  const r = schema.safeParse(raw ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
+  const r = parseInput(schema, raw);
+  if (r.ok) return r.data;
+  const { issue } = r;
   const obj = (raw ?? {}) as Record<string, unknown>;
-  if (issue.code === 'unrecognized_keys') throw invalid(issue.keys[0]!, obj[issue.keys[0]!], `unknown parameter ${issue.keys[0]}`);
-  const name = String(issue.path[0] ?? 'request');
-  if (Array.isArray(obj[name])) throw invalid(name, obj[name], `${name} is given more than once`);
-  throw invalid(name, obj[name], `${name}: ${issue.message}`);
+  const name = issue.parameter || 'request';
+  if (issue.unknown) throw invalid(name, obj[name], `unknown parameter ${name}`);
+  if (issue.repeated) throw invalid(name, obj[name], `${name} is given more than once`);
+  throw invalid(name, obj[name], `${issue.path || name}: ${issue.message}`);
 }
 
 const notFoundAsNull = (e: unknown) => {
@@ -125,6 +132,22 @@ function header(request: FastifyRequest, name: string): string | null {
   const v = request.headers[name.toLowerCase()];
   return typeof v === 'string' && v !== '' ? v : null;
 }
+
+/** The methods of each route, by path, so another method answers 405 with Allow instead of 404. */
+const ROUTE_METHODS: [RegExp, string[]][] = [
+  [/^\/stores\/[^/]+\/fr\/api\/v1\/services\/?$/, ['GET', 'HEAD']],
+  [/^\/stores\/[^/]+\/fr\/api\/v1\/services\/debit\/[^/]+\/[^/]+\/?$/, ['POST']],
+  [/^\/stores\/[^/]+\/fr\/api\/v1\/webhooks\/deliveries\/?$/, ['GET', 'HEAD']],
+  [/^\/stores\/openapi\.json$/, ['GET', 'HEAD']],
+];
+
+/** Requests refused by the HTTP parser (api/core/client-errors.ts) under /stores, in the marketplace body. */
+export const marketClientErrorAnswer: ClientErrorAnswerer = ({ path, status, message, requestId }) => {
+  if (!isStoreUrl(path)) return null;
+  const code: MarketErrorCode = status === 431 ? 'request_head_too_large' : status === 405 ? 'method_not_allowed' : status === 408 ? 'request_timeout' : 'invalid_parameter';
+  const body: MarketErrorBody = { status: 'error', error: { code, message, details: {} }, request_id: requestId };
+  return { headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
+};
 
 /** Answers `e` with the marketplace error body. */
 export function sendMarketError(request: FastifyRequest, reply: FastifyReply, e: MarketError): FastifyReply {
@@ -159,7 +182,14 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     request.log.error({ err }, 'marketplace internal error');
     return sendMarketError(request, reply, new MarketError('internal_error', 'internal error; the request may be retried later'));
   });
-  app.setNotFoundHandler((request, reply) => sendMarketError(request, reply, new MarketError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = ROUTE_METHODS.find(([re]) => re.test(path))?.[1];
+    if (allowed && !allowed.includes(request.method)) {
+      return sendMarketError(request, reply, new MarketError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed[0]}`, { allow: allowed }, { Allow: allowed.join(', ') }));
+    }
+    return sendMarketError(request, reply, new MarketError('not_found', `no route ${request.method} ${path}`));
+  });
 
   const document = marketplaceOpenApi(ROUTE_DOCS);
   app.get('/openapi.json', { config: { publicDocument: true } }, async () => document);
@@ -168,7 +198,8 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404 || request.routeOptions.config.publicDocument) return;
     const slug = (request.params as { store?: string }).store ?? '';
-    const store = await catalog.storeBySlug(slug);
+    // A slug that cannot exist (NUL, spaces, 300 characters) is not looked up: no such store.
+    const store = SLUG.safeParse(slug).success ? await catalog.storeBySlug(slug) : null;
     if (!store) throw new MarketError('store_not_found', `no store ${slug}`, { store: slug });
     const apiKey = header(request, 'apiKey');
     const apiToken = header(request, 'apiToken');

@@ -9,11 +9,18 @@
  * once. Its `client_secret` is the stored hash; see provider.ts for how the
  * presented secret is compared with it.
  */
-import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
+import { findUnstorable, textProblem } from '../../schemas/inputs.ts';
 import type { Sql } from '../core/state/sql.ts';
 import type { ClientRepository, RegisteredClient } from './clients.ts';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
+
+/**
+ * An identifier no stored row can have (NUL, an unpaired surrogate, longer than any we issue):
+ * looked up as "not found" without asking the store, which would refuse it.
+ */
+const impossibleId = (id: unknown): boolean => typeof id !== 'string' || id.length > 4096 || textProblem(id) !== null;
 
 /** Client metadata (OpenID Connect Dynamic Client Registration names) of a registered client. */
 export function clientMetadata(c: RegisteredClient): AdapterPayload {
@@ -43,6 +50,7 @@ export function payloadAdapter(sql: Sql, clients: ClientRepository): AdapterFact
     if (model === 'Client') {
       return {
         async find(id) {
+          if (impossibleId(id)) return undefined;
           const c = await clients.findActive(id);
           return c ? clientMetadata(c) : undefined;
         },
@@ -56,6 +64,10 @@ export function payloadAdapter(sql: Sql, clients: ClientRepository): AdapterFact
     }
     return {
       async upsert(id, payload, expiresIn) {
+        // Request parameters kept with an interaction or grant (state, acr_values...) are refused
+        // here when the store cannot hold them: oidc-provider answers 400 invalid_request.
+        const bad = findUnstorable(payload);
+        if (bad) throw new errors.InvalidRequest(`parameter ${String(bad.path.at(-1) ?? '')} ${bad.problem}`);
         await sql.query(
           `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, expires_at)
            VALUES ($1, $2, $3, $4, $5, $6, now() + $7::bigint * interval '1 second')
@@ -65,16 +77,19 @@ export function payloadAdapter(sql: Sql, clients: ClientRepository): AdapterFact
         );
       },
       async find(id) {
+        if (impossibleId(id)) return undefined;
         return payloadOf(
           await sql.query<Row>(`SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND id = $2 AND ${live}`, [model, id]),
         );
       },
       async findByUid(uid) {
+        if (impossibleId(uid)) return undefined;
         return payloadOf(
           await sql.query<Row>(`SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND uid = $2 AND ${live}`, [model, uid]),
         );
       },
       async findByUserCode(userCode) {
+        if (impossibleId(userCode)) return undefined;
         return payloadOf(
           await sql.query<Row>(`SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND user_code = $2 AND ${live}`, [
             model,
@@ -83,12 +98,15 @@ export function payloadAdapter(sql: Sql, clients: ClientRepository): AdapterFact
         );
       },
       async consume(id) {
+        if (impossibleId(id)) return;
         await sql.query(`UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2`, [model, id]);
       },
       async destroy(id) {
+        if (impossibleId(id)) return;
         await sql.query(`DELETE FROM oidc_payloads WHERE model = $1 AND id = $2`, [model, id]);
       },
       async revokeByGrantId(grantId) {
+        if (impossibleId(grantId)) return;
         // Everything issued under a grant, whatever its model (codes, tokens).
         await sql.query(`DELETE FROM oidc_payloads WHERE grant_id = $1`, [grantId]);
       },

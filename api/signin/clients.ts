@@ -67,6 +67,8 @@ export function createClientRepository(sql: Sql) {
 
     /** An active (not revoked) client, or null. */
     async findActive(clientId: string): Promise<RegisteredClient | null> {
+      // Ids we issue are 32 hex digits: text no id can be (NUL, surrogates, spaces, 10 kB) is unknown.
+      if (!/^[\x21-\x7e]{1,200}$/.test(clientId)) return null;
       const rows = await sql.query<RegisteredClient>(
         `SELECT ${COLS} FROM oauth_clients WHERE client_id = $1 AND revoked_at IS NULL`,
         [clientId],

@@ -10,6 +10,8 @@ import { errors, type default as Provider } from 'oidc-provider';
 import type { AccountRepository } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
+import { parseInput } from '../../schemas/inputs.ts';
+import { ConsentForm, LoginForm } from '../../schemas/signin.ts';
 import { csrfCookie, csrfToken, csrfValid, CSRF_COOKIE, newCsrfNonce, parseCookies } from './csrf.ts';
 import { consentPage, errorPage, loginPage, PAGE_HEADERS, pickLang, type Lang } from './pages.ts';
 import { SIGNIN_PATHS } from './provider.ts';
@@ -23,7 +25,7 @@ export interface InteractionDeps {
   attempts: { limiter: RateLimiter; clock: Clock; perMinute: number };
 }
 
-type Req = FastifyRequest<{ Params: { uid: string }; Body: Record<string, string> | undefined }>;
+type Req = FastifyRequest<{ Params: { uid: string }; Body: Record<string, unknown> | undefined }>;
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 const page = (reply: FastifyReply, status: number, html: string) => reply.code(status).headers(PAGE_HEADERS).send(html);
@@ -77,6 +79,15 @@ export function interactionRoutes(app: FastifyInstance, deps: InteractionDeps): 
     return true;
   }
 
+  /** The form's fields through the shared input checks; an error page (400) when they cannot be read. */
+  function formOf<S extends typeof LoginForm | typeof ConsentForm>(schema: S, request: Req, reply: FastifyReply, lang: Lang): ReturnType<S['parse']> | null {
+    const r = parseInput(schema, request.body ?? {});
+    if (r.ok) return r.data as ReturnType<S['parse']>;
+    const { issue } = r;
+    page(reply, 400, errorPage(lang, 'invalid_request', issue.repeated ? `the field ${issue.parameter} is given more than once` : `${issue.parameter || 'form'}: ${issue.message}`));
+    return null;
+  }
+
   const requestedScopes = (d: Details) => String(d.params.scope ?? '').split(' ').filter((s) => s === 'public' || s === 'openid');
 
   async function userName(accountId: string | undefined): Promise<string> {
@@ -100,10 +111,12 @@ export function interactionRoutes(app: FastifyInstance, deps: InteractionDeps): 
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     const { details, lang, clientName } = loaded;
+    const body = formOf(LoginForm, request, reply, lang);
+    if (!body) return reply;
     if (csrfRejected(request, reply, lang)) return reply;
     if (details.prompt.name !== 'login') return page(reply, 400, errorPage(lang, 'invalid_request', 'no sign-in is expected now'));
-    const email = String(request.body?.email ?? '').trim();
-    const password = String(request.body?.password ?? '');
+    const email = body.email ?? '';
+    const password = body.password ?? '';
     const form = { lang, uid: details.uid, csrf: csrfFor(request, reply, details.uid), clientName, email };
     const key = `signin:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`;
     const rate = await deps.attempts.limiter.hit(key, deps.attempts.perMinute, deps.attempts.clock.now());
@@ -121,9 +134,11 @@ export function interactionRoutes(app: FastifyInstance, deps: InteractionDeps): 
     const loaded = await load(request, reply);
     if (!loaded) return reply;
     const { details, lang } = loaded;
+    const body = formOf(ConsentForm, request, reply, lang);
+    if (!body) return reply;
     if (csrfRejected(request, reply, lang)) return reply;
     if (details.prompt.name !== 'consent') return page(reply, 400, errorPage(lang, 'invalid_request', 'no consent is expected now'));
-    if (request.body?.decision !== 'allow') {
+    if (body.decision !== 'allow') {
       const to = await provider.interactionResult(
         request.raw, reply.raw,
         { error: 'access_denied', error_description: 'the user did not allow the application' },

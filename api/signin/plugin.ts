@@ -16,6 +16,8 @@ import type { RateLimiter } from '../core/limits.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { checkAccessToken, type TokenCheck } from './access-tokens.ts';
 import { createClientRepository } from './clients.ts';
+import { PROVIDER_METHODS, sendOAuthError, sendSigninNotFound } from './errors.ts';
+import { providerGate } from './gate.ts';
 import { interactionRoutes } from './interaction.ts';
 import { errorPage, PAGE_HEADERS } from './pages.ts';
 import { createProvider, SIGNIN_PATHS } from './provider.ts';
@@ -44,6 +46,8 @@ function oauthFailure(err: FastifyError, request: FastifyRequest): { status: num
     request.log.error({ err }, 'sign-in: internal error');
     return { status: 500, error: 'server_error', description: 'internal error; the request may be retried later' };
   }
+  if (status === 415) return { status: 400, error: 'invalid_request', description: 'send the form as application/x-www-form-urlencoded' };
+  if (status === 413) return { status: 400, error: 'invalid_request', description: 'the form is too large' };
   return { status: 400, error: 'invalid_request', description: 'the request cannot be read' };
 }
 
@@ -63,19 +67,14 @@ export async function signinPlugin(app: FastifyInstance, deps: SigninDeps): Prom
       reply.raw.setHeader('X-Request-Id', String(request.id));
       done();
     });
+    // Before the provider: origin from configuration, query parameters checked (gate.ts).
+    scope.addHook('onRequest', providerGate(deps.issuer));
     await scope.register(middie);
     scope.use(provider.callback());
-    const paths = [
-      SIGNIN_PATHS.authorization,
-      `${SIGNIN_PATHS.authorization}/:uid`,
-      SIGNIN_PATHS.token,
-      SIGNIN_PATHS.revocation,
-      SIGNIN_PATHS.jwks,
-      SIGNIN_PATHS.discovery,
-    ];
-    for (const url of paths) {
+    for (const [url, methods] of Object.entries(PROVIDER_METHODS)) {
       scope.route({
-        method: ['GET', 'POST', 'OPTIONS'],
+        // HEAD comes with GET.
+        method: methods.filter((m) => m !== 'HEAD'),
         url,
         config: { policy: { auth: false, units: 0 } },
         // Never reached: the provider ends every response of these paths.
@@ -86,31 +85,40 @@ export async function signinPlugin(app: FastifyInstance, deps: SigninDeps): Prom
 
   // Our own routes: interaction pages (HTML) and user-info (JSON).
   await app.register(async (scope) => {
+    // Forms only: a JSON (or any other) body answers 400 invalid_request, never reaches a handler.
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16 * 1024 },
-      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      (_req, body, done) => {
+        // A repeated field becomes a list, which the form schemas refuse (schemas/signin.ts).
+        const out: Record<string, string | string[]> = {};
+        for (const [k, v] of new URLSearchParams(body as string)) {
+          const prev = out[k];
+          out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+        }
+        done(null, out);
+      },
     );
     scope.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const f = oauthFailure(err, request);
       if (request.url.startsWith(SIGNIN_PATHS.interaction)) {
         return reply.code(f.status).headers(PAGE_HEADERS).send(errorPage('fr', f.error, f.description));
       }
-      return reply.code(f.status).header('Cache-Control', 'no-store').send({ error: f.error, error_description: f.description });
+      return sendOAuthError(reply, f.status, f.error, f.description);
     });
     interactionRoutes(scope, {
       provider, accounts: deps.accounts, csrfKey: secrets.cookieKeys[0], secure,
       attempts: { limiter: deps.rateLimiter, clock: deps.clock, perMinute: deps.attemptsPerMinute },
     });
     userinfoRoute(scope, { provider, accounts: deps.accounts, issuer: deps.issuer });
-    // Unknown paths under the sign-in's prefixes answer in the OAuth form too.
-    for (const url of ['/oauth/*', '/api/oauth/*']) {
-      scope.all(url, { config: { policy: { auth: false, units: 0 } } }, async (request, reply) =>
-        reply.code(404).header('Cache-Control', 'no-store').send({
-          error: 'invalid_request',
-          error_description: `no sign-in endpoint ${request.method} ${request.url.split('?')[0]}`,
-        }),
-      );
+    // Unknown paths under the sign-in's prefixes, and methods the provider's paths do not serve,
+    // answer in the OAuth form too (404, or 405 with Allow).
+    const policy = { config: { policy: { auth: false, units: 0 } } };
+    for (const url of ['/oauth/*', '/api/oauth/*']) scope.all(url, policy, async (request, reply) => sendSigninNotFound(request, reply));
+    for (const [url, methods] of Object.entries(PROVIDER_METHODS)) {
+      const others = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT', 'OPTIONS'].filter((m) => !methods.includes(m));
+      scope.route({ method: others, url, ...policy, handler: async (request, reply) => sendSigninNotFound(request, reply) });
     }
   });
 }

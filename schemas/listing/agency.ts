@@ -3,6 +3,7 @@
  * the listing's own contact fields (table listing_agency_profiles).
  */
 import { z } from 'zod';
+import { safeText } from '../inputs.ts';
 import { AgencyInput as AccountAgencyInput } from '../accounts.ts';
 import { MlsBoard, PageQuery, Timestamp, oneOf, pageOf, updateOf } from './common.ts';
 
@@ -38,5 +39,5 @@ export const AgencyOne = oneOf(Agency);
 export const AgencyListQuery = z.strictObject({
   ...PageQuery,
   country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals').optional(),
-  name: z.string().trim().min(1).max(200).optional().describe('part of the name, case ignored'),
+  name: safeText({ max: 200, trim: true }).optional().describe('part of the name, case ignored'),
 });

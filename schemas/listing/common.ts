@@ -4,6 +4,7 @@
  * the paged list.
  */
 import { z } from 'zod';
+import { INT4, pgTimestamp, queryInt, safeText } from '../inputs.ts';
 
 /** The versions served side by side, newest first (spec section 1). */
 export const LISTING_VERSIONS = ['3.2', '3.1', '3.0'] as const;
@@ -50,11 +51,14 @@ export const oneOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: it
 /** Query parameters shared by every list route. */
 export const PageQuery = {
   mls_board: MlsBoard,
-  limit: z.coerce.number().int().min(1).max(100).default(20).describe('items per page, 1 to 100'),
-  cursor: z.string().min(1).max(200).optional().describe('next_cursor of the previous page'),
+  limit: queryInt(INT4, { min: 1, max: 100 }).default(20).describe('items per page, 1 to 100'),
+  cursor: safeText({ max: 200 }).optional().describe('next_cursor of the previous page'),
 };
 
 export const Timestamp = z.string().datetime({ offset: true });
+
+/** A timestamp filter of a query: ISO 8601 with offset, within what timestamptz holds (schemas/inputs.ts). */
+export const TimestampFilter = pgTimestamp;
 
 type Undefaulted<T> = T extends z.ZodDefault<infer I> ? I : T;
 /**

@@ -6,7 +6,8 @@
  * `area_converted` gives it in both units. Money amounts are numbers in `financial.currency`.
  */
 import { z } from 'zod';
-import { CurrencyCode, Formatted, MlsBoard, PageQuery, Timestamp, oneOf, pageOf, updateOf } from './common.ts';
+import { bodyInt, INT8, INT4, queryDecimal, queryInt, safeText } from '../inputs.ts';
+import { CurrencyCode, Formatted, MlsBoard, PageQuery, Timestamp, TimestampFilter, oneOf, pageOf, updateOf } from './common.ts';
 
 export const PROPERTY_STATUSES = ['draft', 'active', 'pending', 'sold', 'rented', 'withdrawn', 'expired'] as const;
 export const PROPERTY_TYPES = ['house', 'condo', 'apartment', 'duplex', 'triplex', 'multiplex', 'cottage', 'land', 'farm', 'commercial', 'other'] as const;
@@ -76,8 +77,8 @@ export const SurfaceAreasInput = z.strictObject({
 });
 
 export const PropertyInput = z.strictObject({
-  agency_id: z.number().int().positive().nullable().default(null),
-  user_id: z.number().int().positive().nullable().default(null).describe('listing broker; must belong to agency_id'),
+  agency_id: bodyInt(INT8, { min: 1 }).nullable().default(null),
+  user_id: bodyInt(INT8, { min: 1 }).nullable().default(null).describe('listing broker; must belong to agency_id'),
   status: PropertyStatus.default('draft'),
   transaction_type: TransactionType,
   property_type: PropertyType,
@@ -96,7 +97,7 @@ export const PropertyInput = z.strictObject({
   life_lease: LifeLeaseInput.nullable().default(null),
   amenities: z.array(Amenity).max(AMENITIES.length).default([]),
   photos: z.array(PhotoInput).max(100).default([]),
-  gateway_ids: z.array(z.number().int().positive()).max(100).default([]).describe('gateways the listing is published to'),
+  gateway_ids: z.array(bodyInt(INT8, { min: 1 })).max(100).default([]).describe('gateways the listing is published to'),
 });
 export type PropertyInput = z.output<typeof PropertyInput>;
 
@@ -198,22 +199,22 @@ export const PropertyOne = oneOf(PropertyDetail);
 /** Filters of GET /properties and /properties/search (identical in every version). */
 const csv = <T extends z.ZodType<unknown, string>>(item: T) =>
   z.string().transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== '')).pipe(z.array(item).min(1));
-const num = z.coerce.number().nonnegative();
+const num = queryDecimal({ max: 1e12 });
 export const PropertySearchQuery = z.strictObject({
   ...PageQuery,
   status: csv(PropertyStatus).optional().describe('comma-separated statuses'),
   property_type: csv(PropertyType).optional().describe('comma-separated property types'),
   transaction_type: TransactionType.optional(),
-  agency_id: z.coerce.number().int().positive().optional(),
-  user_id: z.coerce.number().int().positive().optional(),
-  city: z.string().trim().min(1).max(100).optional().describe('exact city name, case and accents ignored'),
-  postal_code: z.string().trim().min(1).max(20).optional().describe('postal code prefix, spaces ignored'),
+  agency_id: queryInt(INT8, { min: 1 }).optional(),
+  user_id: queryInt(INT8, { min: 1 }).optional(),
+  city: safeText({ max: 100, trim: true }).optional().describe('exact city name, case and accents ignored'),
+  postal_code: safeText({ max: 20, trim: true }).optional().describe('postal code prefix, spaces ignored'),
   min_price: num.optional(), max_price: num.optional(),
   min_rent: num.optional(), max_rent: num.optional(),
-  min_bedrooms: z.coerce.number().int().min(0).optional(), max_bedrooms: z.coerce.number().int().min(0).optional(),
-  min_bathrooms: z.coerce.number().int().min(0).optional(),
+  min_bedrooms: queryInt(INT4, { min: 0 }).optional(), max_bedrooms: queryInt(INT4, { min: 0 }).optional(),
+  min_bathrooms: queryInt(INT4, { min: 0 }).optional(),
   min_area: num.optional().describe('living area in square meters'), max_area: num.optional(),
   amenities: csv(Amenity).optional().describe('comma-separated; a property must have all of them'),
-  updated_since: z.string().datetime({ offset: true }).optional(),
+  updated_since: TimestampFilter.optional(),
 });
 export type PropertySearchQuery = z.output<typeof PropertySearchQuery>;

@@ -4,6 +4,7 @@
  * module's business and never pass through the listing API.
  */
 import { z } from 'zod';
+import { INT8, queryInt, safeText } from '../inputs.ts';
 import { UserInput as AccountUserInput } from '../accounts.ts';
 import { MlsBoard, PageQuery, Timestamp, oneOf, pageOf, updateOf } from './common.ts';
 
@@ -49,6 +50,6 @@ export const UserOne = oneOf(User);
 
 export const UserListQuery = z.strictObject({
   ...PageQuery,
-  agency_id: z.coerce.number().int().positive().optional(),
-  email: z.string().trim().min(1).max(320).optional().describe('exact e-mail, case ignored'),
+  agency_id: queryInt(INT8, { min: 1 }).optional(),
+  email: safeText({ max: 320, trim: true }).optional().describe('exact e-mail, case ignored'),
 });

@@ -16,6 +16,13 @@ describe('debit allocation (spec 4.2 rules 1 and 2)', () => {
       { authorizationId: 9, debited: 2, remaining: 2 },
     ]);
   });
+  it('takes the others in the order given (purchase date, then id), not by id', () => {
+    expect(allocate(7, [{ id: 9, tokens: 4 }, { id: 3, tokens: 5 }, { id: 7, tokens: 1 }], 6)).toEqual([
+      { authorizationId: 7, debited: 1, remaining: 0 },
+      { authorizationId: 9, debited: 4, remaining: 0 },
+      { authorizationId: 3, debited: 1, remaining: 4 },
+    ]);
+  });
   it('skips empty authorizations and refuses a total that is short', () => {
     expect(allocate(3, [{ id: 3, tokens: 0 }, { id: 4, tokens: 2 }], 2)).toEqual([{ authorizationId: 4, debited: 2, remaining: 0 }]);
     expect(allocate(7, rows, 20)).toBeNull();
