@@ -51,6 +51,8 @@ export async function spacePlugin(app: FastifyInstance, deps: SpaceDeps): Promis
   const secure = deps.issuer.startsWith('https:');
   await registerSpaceClient(deps.sql, deps.issuer, `${TEXT.fr.clientName} / ${TEXT.en.clientName}`);
 
+  // Forms only: the space reads no JSON or text body (a 415 page).
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 16 * 1024 },
@@ -68,7 +70,9 @@ export async function spacePlugin(app: FastifyInstance, deps: SpaceDeps): Promis
     const lang = pickLang(undefined, request.headers['accept-language']);
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) request.log.error({ err }, 'client space: internal error');
-    return send(reply, status, errorPage(lang, status === 500 ? TEXT[lang].internal : TEXT[lang].badInput(err.code ?? `HTTP ${status}`)));
+    const t = TEXT[lang];
+    const message = status === 500 ? t.internal : status === 413 ? t.badInput(t.tooLarge) : status === 415 ? t.badInput(t.formsOnly) : t.badInput(`HTTP ${status}`);
+    return send(reply, status, errorPage(lang, message));
   });
 
   const rawCtx = (request: FastifyRequest, reply: FastifyReply) => ({ req: request.raw, res: reply.raw, secure });

@@ -72,6 +72,8 @@ export const TEXT = {
     notSignedIn: 'Connectez-vous pour continuer.',
     noSuchService: 'Ce service n’est pas actif pour vous ou ne propose pas de connexion.',
     internal: 'Erreur interne : réessayez plus tard.',
+    tooLarge: 'formulaire trop volumineux',
+    formsOnly: 'seuls les formulaires de la page sont acceptés',
     notFound: 'Cette page n’existe pas.',
   },
   en: {
@@ -143,6 +145,8 @@ export const TEXT = {
     notSignedIn: 'Sign in to continue.',
     noSuchService: 'This service is not active for you or offers no sign-in.',
     internal: 'Internal error: try again later.',
+    tooLarge: 'form too large',
+    formsOnly: 'only the forms of the page are accepted',
     notFound: 'This page does not exist.',
   },
 } as const satisfies Record<Lang, unknown>;

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type Isolated } from '../core/state/backends.ts';
-import { PASSWORD, startSpace, type SpaceFixture } from './fixture.ts';
+import { PASSWORD, signIn, startSpace, type SpaceFixture } from './fixture.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -27,15 +27,6 @@ async function axeViolations(page: Page): Promise<string[]> {
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   return result;
-}
-
-export async function signIn(page: Page, base: string, email: string): Promise<void> {
-  await page.goto(`${base}/space`);
-  await page.click('a.button[href^="/space/login"]');
-  await page.waitForSelector('#password');
-  await page.fill('#email', email);
-  await page.fill('#password', PASSWORD);
-  await Promise.all([page.waitForURL(/\/space\?lang=/), page.click('button[type=submit]')]);
 }
 
 describe.skipIf(!existsSync(CHROMIUM)).each(backends)('client space in Chromium on $name', (backend) => {

@@ -10,6 +10,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import * as oidc from 'openid-client';
 import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
 import { createAccountRepository } from '../../../api/accounts/accounts.ts';
 import { buildApp } from '../../../api/app.ts';
 import { loadConfig } from '../../../api/config.ts';
@@ -177,4 +178,14 @@ export async function startSpace(sql: Sql): Promise<SpaceFixture> {
     tokenAuthorizationId: first.authorizationId,
     async close() { await app.close(); warehouse.close(); await partner.close(); },
   };
+}
+
+/** Signs in to the space in a browser page through the sign-in form. */
+export async function signIn(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/space`);
+  await page.click('a.button[href^="/space/login"]');
+  await page.waitForSelector('#password');
+  await page.fill('#email', email);
+  await page.fill('#password', PASSWORD);
+  await Promise.all([page.waitForURL(/\/space\?lang=/), page.click('button[type=submit]')]);
 }
