@@ -157,7 +157,9 @@ export async function spacePlugin(app: FastifyInstance, deps: SpaceDeps): Promis
     if (error.ok && error.value) return send(reply, 400, signedOutPage(lang, [{ kind: 'error', text: error.value === 'access_denied' ? t.signInDenied : t.signInFailed }]));
     const code = field(request.query.code, RULES.code);
     const state = field(request.query.state, RULES.state);
-    if (!pending || !code.ok || !state.ok || !sameState(state.value, pending.state)) {
+    // RFC 9207: the response names its issuer; one from elsewhere is not ours to consume.
+    const iss = request.query.iss;
+    if (!pending || !code.ok || !state.ok || !sameState(state.value, pending.state) || (iss !== undefined && iss !== deps.issuer)) {
       return send(reply, 400, signedOutPage(lang, [{ kind: 'error', text: t.signInFailed }]));
     }
     const { provider } = deps.signin();

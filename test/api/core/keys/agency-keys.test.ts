@@ -55,6 +55,22 @@ describe.each(backends)('keys of an agency on $name', (backend) => {
     await expect(repo.replace(record.fingerprint, { agencyId: a, actor: actor() })).rejects.toBeInstanceOf(KeyRevokedError);
   });
 
+  it('a replaced key is refused by another process within its key cache delay', async () => {
+    let now = Date.parse('2026-11-20T10:00:00Z');
+    const clock = { now: () => new Date(now) };
+    // Two servers on one state store, each with its own cache of recognised keys.
+    const here = cacheActiveKeys(createKeyRepository(db.sql), { clock, ttlMs: 10_000 });
+    const there = cacheActiveKeys(createKeyRepository(db.sql), { clock, ttlMs: 10_000 });
+    const { key, record } = await here.create({ countries: ['fr'], agencyId: a });
+    expect(await there.findActive(key)).not.toBeNull();
+    await here.replace(record.fingerprint, { agencyId: a, actor: actor() });
+    expect(await here.findActive(key)).toBeNull();
+    now += 9_000;
+    expect(await there.findActive(key)).not.toBeNull();
+    now += 1_001;
+    expect(await there.findActive(key)).toBeNull();
+  });
+
   it('of two replacements of one key at once, exactly one is made', async () => {
     const { record } = await repo.create({ countries: ['fr'], label: 'race', agencyId: a });
     const results = await Promise.allSettled([1, 2].map(() => repo.replace(record.fingerprint, { agencyId: a, actor: actor() })));
