@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type APIResponse, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type Isolated } from '../core/state/backends.ts';
-import { signIn, startSpace, type SpaceFixture } from './fixture.ts';
+import { PASSWORD, signIn, startSpace, type SpaceFixture } from './fixture.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -127,6 +127,28 @@ describe.skipIf(!existsSync(CHROMIUM)).each(backends)('client space refusals on 
     // An unusable language is ignored, not an error.
     const res = await get('/space?lang=%00%FF');
     expect(res.status()).toBe(200);
+  });
+
+  it('applies the sign-in form’s attempt limit per address to the space’s sign-in', async () => {
+    const other = await browser.newContext({ locale: 'en-GB' });
+    try {
+      const p = await other.newPage();
+      await p.goto(`${f.issuer}/space/login?lang=en`);
+      // SIGNIN_ATTEMPTS_PER_MINUTE is 5 in the fixture.
+      for (let i = 0; i < 5; i++) {
+        await p.fill('#email', 'carol@bastille.example.fr');
+        await p.fill('#password', `wrong ${i}`);
+        await p.click('button[type=submit]');
+        expect(await p.locator('.error').textContent()).toBe('Wrong e-mail address or password.');
+      }
+      await p.fill('#email', 'carol@bastille.example.fr');
+      await p.fill('#password', PASSWORD);
+      await p.click('button[type=submit]');
+      expect(await p.locator('.error').textContent()).toMatch(/^Too many sign-in attempts for this account/);
+      expect(p.url()).toContain('/oauth/interaction/');
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers a form of a signed-out browser with the sign-in page, doing nothing', async () => {
