@@ -212,12 +212,6 @@ export async function spacePlugin(app: FastifyInstance, deps: SpaceDeps): Promis
     });
   }
 
-  // Unknown paths under /space answer this module's page (registered last: the routes above win).
-  app.all(`${SPACE_PATH}/*`, { config: policy }, async (request: Req, reply) => {
-    const lang = langOf(request);
-    return send(reply, 404, errorPage(lang, TEXT[lang].notFound));
-  });
-
   // Third-party initiated login (OpenID Connect Core 1.0 section 4): the application is asked
   // to start a sign-in at this issuer for this user; the session makes it password-free.
   app.get(`${SPACE_PATH}/open`, { config: policy }, async (request: Req, reply) => {
@@ -237,5 +231,11 @@ export async function spacePlugin(app: FastifyInstance, deps: SpaceDeps): Promis
     url.searchParams.set('login_hint', who.user.email);
     url.searchParams.set('target_link_uri', `${url.origin}/`);
     return reply.redirect(url.href, 303);
+  });
+
+  // Unknown paths under /space answer this module's page (static routes win over this wildcard).
+  app.all(`${SPACE_PATH}/*`, { config: policy }, async (request: Req, reply) => {
+    const lang = langOf(request);
+    return send(reply, 404, errorPage(lang, TEXT[lang].notFound));
   });
 }
