@@ -29,6 +29,9 @@ import { isStoreUrl, marketClientErrorAnswer, marketplaceRoutes, sendMarketError
 import { ownsSigninUrl, sendOAuthError, sendSigninNotFound, signinClientErrorAnswer } from './signin/errors.ts';
 import { maskUrlSecrets } from '../schemas/inputs.ts';
 import { signinPlugin } from './signin/plugin.ts';
+import { spacePlugin } from './space/plugin.ts';
+import { SPACE_CLIENT_ID } from './space/session.ts';
+import type Provider from 'oidc-provider';
 import type { TokenCheck } from './signin/access-tokens.ts';
 
 /** Everything the server talks to, passed in so tests build the app with fixtures. */
@@ -125,12 +128,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Supplier calls to the marketplace identify the user with a sign-in access token.
   let checkToken: ((token: string) => Promise<TokenCheck>) | null = null;
+  let signinHandles: { provider: Provider; csrfKey: string } | null = null;
   if (deps.signin) {
     await app.register(signinPlugin, {
       sql: deps.signin.sql, accounts: deps.signin.accounts,
       issuer: publicUrl(deps.config), cookieSecret: deps.config.SIGNIN_COOKIE_SECRET,
       rateLimiter: deps.rateLimiter, clock: deps.clock, attemptsPerMinute: deps.config.SIGNIN_ATTEMPTS_PER_MINUTE,
       onAccessTokenCheck: (check) => { checkToken = check; },
+      firstPartyClientIds: [SPACE_CLIENT_ID],
+      onProvider: (handles) => { signinHandles = handles; },
+    });
+    // The client space (api/space/): signs in through the sign-in above, manages the keys of the guard.
+    await app.register(spacePlugin, {
+      sql: deps.signin.sql, accounts: deps.signin.accounts, keys: deps.keys, issuer: publicUrl(deps.config), clock: deps.clock,
+      signin: () => signinHandles!,
+      quota: { live: deps.config.QUOTA_UNITS_PER_MONTH, sandbox: deps.config.SANDBOX_QUOTA_UNITS_PER_MONTH },
+      keyCacheSeconds: deps.config.KEY_CACHE_TTL_S,
     });
   }
 

@@ -85,6 +85,11 @@ export const ClientInput = z.object({
   name: z.string().trim().min(1).max(200),
   redirect_uris: z.array(RedirectUri).min(1, 'at least one redirect URI').max(20),
   client_type: z.enum(CLIENT_TYPES),
+  /**
+   * Where the client space sends a user opening one of the partner's services: third-party
+   * initiated login (OpenID Connect Core 1.0 section 4). Validated as redirect URIs are.
+   */
+  initiate_login_uri: RedirectUri.pipe(z.string().max(2000)).nullish().transform((v) => v ?? null),
 });
 export type ClientInput = z.infer<typeof ClientInput>;
 

@@ -77,7 +77,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     if (!policy?.auth || !request.apiKey || reply.statusCode >= 400 || request.units === 0) return payload;
     const now = deps.clock.now();
     const quota = request.apiKey.sandbox ? deps.config.SANDBOX_QUOTA_UNITS_PER_MONTH : deps.config.QUOTA_UNITS_PER_MONTH;
-    const total = await usage.add(request.apiKey.fingerprint, quotaPeriodStart(now), request.units);
+    const total = await usage.add(request.apiKey.fingerprint, quotaPeriodStart(now), request.units, now.toISOString().slice(0, 10));
     reply.header('X-Quota-Remaining', String(Math.max(0, quota - total)));
     return payload;
   });

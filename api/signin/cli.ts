@@ -2,7 +2,8 @@
  * Operator commands for the partner sign-in.
  *
  *   npm run signin -- clients create --name NAME --redirect-uri URI [--redirect-uri URI ...]
- *                     --type confidential|public
+ *                     --type confidential|public [--initiate-login-uri URI]
+ *   npm run signin -- clients set-initiate-login-uri CLIENT_ID URI|none
  *   npm run signin -- clients list
  *   npm run signin -- clients revoke CLIENT_ID
  *
@@ -16,17 +17,22 @@ import { ClientError, createClientRepository, type ClientRepository } from './cl
 
 export const USAGE = `Usage:
   signin clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] --type confidential|public
+                        [--initiate-login-uri URI]
+  signin clients set-initiate-login-uri [--] CLIENT_ID URI|none
   signin clients list
   signin clients revoke [--] CLIENT_ID   (-- before an id that starts with '-')
 
 The client secret of a confidential client is printed once: give it to the partner now.
 Revoking a client withdraws every consent, code and token issued to it.
+--initiate-login-uri: where the client space sends a user who opens one of the partner's services
+(OpenID Connect third-party initiated login); https, or http on localhost, like redirect URIs.
 Environment: DATABASE_URL (PostgreSQL server) or DATA_DIR (embedded state at <DATA_DIR>/state, default ./data).`;
 
 const OPTIONS = {
   name: { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   type: { type: 'string' },
+  'initiate-login-uri': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -34,11 +40,13 @@ interface Values {
   name?: string;
   'redirect-uri'?: string[];
   type?: string;
+  'initiate-login-uri'?: string;
   help?: boolean;
 }
 
 const ALLOWED: Record<string, (keyof Values)[]> = {
-  'clients create': ['name', 'redirect-uri', 'type'],
+  'clients create': ['name', 'redirect-uri', 'type', 'initiate-login-uri'],
+  'clients set-initiate-login-uri': [],
   'clients list': [],
   'clients revoke': [],
 };
@@ -65,20 +73,30 @@ function parse(argv: string[]): { command: string; args: string[]; values: Value
     if (!(CLIENT_TYPES as readonly string[]).includes(values.type))
       throw new UsageError(`--type must be confidential or public, not ${JSON.stringify(values.type)}`);
   }
-  const wantsArg = command === 'clients revoke' ? 1 : 0;
-  if (args.length !== wantsArg) throw new UsageError(wantsArg ? `${command} takes one client id` : `unexpected argument: ${args[0]}`);
+  const wantsArg = command === 'clients revoke' ? 1 : command === 'clients set-initiate-login-uri' ? 2 : 0;
+  if (args.length !== wantsArg) {
+    throw new UsageError(wantsArg === 2 ? `${command} takes a client id and a URI (or none)` : wantsArg ? `${command} takes one client id` : `unexpected argument: ${args[0]}`);
+  }
   return { command, args, values };
 }
 
 async function run(repo: ClientRepository, command: string, args: string[], v: Values, io: CliIO): Promise<number> {
   switch (command) {
     case 'clients create': {
-      const { client, secret } = await repo.create({ name: v.name, redirect_uris: v['redirect-uri'], client_type: v.type as ClientType });
+      const { client, secret } = await repo.create({
+        name: v.name, redirect_uris: v['redirect-uri'], client_type: v.type as ClientType, initiate_login_uri: v['initiate-login-uri'],
+      });
       io.out(`created ${client.client_type} client ${client.name}`);
       io.out(`client_id: ${client.client_id}`);
       if (secret) io.out(`client_secret: ${secret}  (shown once: give it to the partner now)`);
       else io.out('no client secret: a public client authenticates with PKCE only');
       for (const uri of client.redirect_uris) io.out(`redirect_uri: ${uri}`);
+      if (client.initiate_login_uri) io.out(`initiate_login_uri: ${client.initiate_login_uri}`);
+      return 0;
+    }
+    case 'clients set-initiate-login-uri': {
+      const c = await repo.setInitiateLoginUri(args[0], args[1] === 'none' ? null : args[1]);
+      io.out(c.initiate_login_uri ? `client ${c.client_id}: initiate_login_uri ${c.initiate_login_uri}` : `client ${c.client_id}: no initiate_login_uri`);
       return 0;
     }
     case 'clients list': {
@@ -87,10 +105,11 @@ async function run(repo: ClientRepository, command: string, args: string[], v: V
         c.name,
         c.client_type,
         c.redirect_uris.join(' '),
+        c.initiate_login_uri ?? '',
         fmtDate(c.created_at),
         c.revoked_at ? `revoked ${fmtDate(c.revoked_at)}` : 'active',
       ]);
-      for (const l of table(['CLIENT_ID', 'NAME', 'TYPE', 'REDIRECT_URIS', 'CREATED', 'STATUS'], rows)) io.out(l);
+      for (const l of table(['CLIENT_ID', 'NAME', 'TYPE', 'REDIRECT_URIS', 'INITIATE_LOGIN_URI', 'CREATED', 'STATUS'], rows)) io.out(l);
       return 0;
     }
     case 'clients revoke': {

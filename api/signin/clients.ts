@@ -26,6 +26,7 @@ export interface RegisteredClient {
   name: string;
   client_type: ClientType;
   redirect_uris: string[];
+  initiate_login_uri: string | null;
   secret_hash: string | null;
   created_at: Date;
   revoked_at: Date | null;
@@ -42,25 +43,27 @@ export function clientSecretMatches(presented: string, stored: string | null): b
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-const COLS = 'client_id, name, client_type, redirect_uris, secret_hash, created_at, revoked_at';
+const COLS = 'client_id, name, client_type, redirect_uris, initiate_login_uri, secret_hash, created_at, revoked_at';
+
+function invalid(error: { issues: { path: PropertyKey[]; message: string }[] }, what = 'client'): ClientError {
+  const issue = error.issues[0];
+  return new ClientError(`invalid ${what}: ${issue.path.join('.') || what}: ${issue.message}`, 'invalid');
+}
 
 export function createClientRepository(sql: Sql) {
   return {
     /** Registers a client; `secret` is returned once (confidential clients only). */
     async create(input: unknown): Promise<{ client: RegisteredClient; secret: string | null }> {
       const parsed = ClientInput.safeParse(input);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ClientError(`invalid client: ${issue.path.join('.') || 'client'}: ${issue.message}`, 'invalid');
-      }
+      if (!parsed.success) throw invalid(parsed.error);
       const c = parsed.data;
       // Hex, so an id never starts with '-' (a command line, `signin clients revoke ID`, would read it as an option).
       const clientId = randomBytes(16).toString('hex');
       const secret = c.client_type === 'confidential' ? randomBytes(32).toString('base64url') : null;
       const [client] = await sql.query<RegisteredClient>(
-        `INSERT INTO oauth_clients (client_id, name, client_type, redirect_uris, secret_hash)
-         VALUES ($1, $2, $3, $4, $5) RETURNING ${COLS}`,
-        [clientId, c.name, c.client_type, [...new Set(c.redirect_uris)], secret === null ? null : hashClientSecret(secret)],
+        `INSERT INTO oauth_clients (client_id, name, client_type, redirect_uris, secret_hash, initiate_login_uri)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLS}`,
+        [clientId, c.name, c.client_type, [...new Set(c.redirect_uris)], secret === null ? null : hashClientSecret(secret), c.initiate_login_uri],
       );
       return { client, secret };
     },
@@ -74,6 +77,18 @@ export function createClientRepository(sql: Sql) {
         [clientId],
       );
       return rows[0] ?? null;
+    },
+
+    /** Sets (or, with null, removes) the login-initiation address of an active client. */
+    async setInitiateLoginUri(clientId: string, uri: string | null): Promise<RegisteredClient> {
+      const parsed = ClientInput.shape.initiate_login_uri.safeParse(uri);
+      if (!parsed.success) throw invalid(parsed.error, 'initiate_login_uri');
+      const rows = await sql.query<RegisteredClient>(
+        `UPDATE oauth_clients SET initiate_login_uri = $2 WHERE client_id = $1 AND revoked_at IS NULL RETURNING ${COLS}`,
+        [clientId, parsed.data],
+      );
+      if (!rows[0]) throw new ClientError(`client ${clientId} not found or revoked`, 'not_found');
+      return rows[0];
     },
 
     list: () => sql.query<RegisteredClient>(`SELECT ${COLS} FROM oauth_clients ORDER BY created_at, client_id`),

@@ -10,6 +10,7 @@
  */
 import middie from '@fastify/middie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import type { AccountRepository } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
@@ -37,6 +38,10 @@ export interface SigninDeps {
   attemptsPerMinute: number;
   /** Receives, once the provider exists, the check other modules use to resolve access tokens. */
   onAccessTokenCheck?: (check: (token: string) => Promise<TokenCheck>) => void;
+  /** First-party applications (the client space): no consent page (provider.ts). */
+  firstPartyClientIds?: readonly string[];
+  /** Receives the provider and the CSRF key, for the client space's use of the same session. */
+  onProvider?: (signin: { provider: Provider; csrfKey: string }) => void;
 }
 
 /** The OAuth error body of a failure none of the handlers expected. */
@@ -54,8 +59,9 @@ function oauthFailure(err: FastifyError, request: FastifyRequest): { status: num
 export async function signinPlugin(app: FastifyInstance, deps: SigninDeps): Promise<void> {
   const clients = createClientRepository(deps.sql);
   const secrets = await loadSigninSecrets(deps.sql, deps.cookieSecret);
-  const provider = createProvider({ issuer: deps.issuer, sql: deps.sql, accounts: deps.accounts, clients, secrets });
+  const provider = createProvider({ issuer: deps.issuer, sql: deps.sql, accounts: deps.accounts, clients, secrets, firstPartyClientIds: deps.firstPartyClientIds });
   deps.onAccessTokenCheck?.((token) => checkAccessToken(provider, deps.accounts, token));
+  deps.onProvider?.({ provider, csrfKey: secrets.cookieKeys[0] });
   const secure = deps.issuer.startsWith('https:');
   // oidc-provider answers 5xx without detail; the cause goes to the log.
   provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'sign-in provider: internal error'));

@@ -43,6 +43,11 @@ export interface ProviderDeps {
   accounts: AccountRepository;
   clients: ClientRepository;
   secrets: SigninSecrets;
+  /**
+   * The operator's own applications (the client space): signed in through the same form and
+   * session, never asked for consent (their grant of `openid` is made on first use).
+   */
+  firstPartyClientIds?: readonly string[];
 }
 
 export function createProvider(deps: ProviderDeps): Provider {
@@ -136,7 +141,12 @@ export function createProvider(deps: ProviderDeps): Provider {
       const accountId = ctx.oidc.session!.accountId;
       if (!accountId) return undefined;
       const id = await findGrantId(sql, accountId, clientId);
-      return id ? Grant.find(id) : undefined;
+      const found = id ? await Grant.find(id) : undefined;
+      if (found || !deps.firstPartyClientIds?.includes(clientId)) return found;
+      const grant = new Grant({ accountId, clientId });
+      grant.addOIDCScope('openid');
+      await grant.save();
+      return grant;
     },
 
     // Browser-facing errors that cannot be redirected to the client (unknown client, wrong

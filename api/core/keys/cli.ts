@@ -1,7 +1,7 @@
 /**
  * API key administration.
  *
- *   npm run keys -- create --countries fr,ca,be [--domains location,market] [--sandbox] [--label TEXT]
+ *   npm run keys -- create --countries fr,ca,be [--domains location,market] [--sandbox] [--label TEXT] [--agency ID]
  *   npm run keys -- list
  *   npm run keys -- revoke <fingerprint-or-prefix>
  *
@@ -23,17 +23,29 @@ import {
 } from './keys.ts';
 
 export const USAGE = `Usage:
-  keys create --countries fr,ca,be [--domains location,market] [--sandbox] [--label TEXT]
+  keys create --countries fr,ca,be [--domains location,market] [--sandbox] [--label TEXT] [--agency ID]
   keys list
   keys revoke <fingerprint-or-prefix>
 
   countries: ${COUNTRIES.join(', ')}
   domains:   ${DOMAINS.join(', ')} (omit --domains for all)
+  agency:    the id of the agency whose users manage the key in the client space (/space);
+             without it the key is the operator's, managed here only
 
 Environment: DATABASE_URL (PostgreSQL server) or DATA_DIR (embedded state at <DATA_DIR>/state, default ./data).`;
 
 function describe(r: KeyRecord): string {
-  return `${r.fingerprint.slice(0, 12)} (${r.prefixHint}…) sandbox=${r.sandbox} countries=${r.countries.join(',')} domains=${r.domains?.join(',') ?? 'all'}${r.label ? ` label=${JSON.stringify(r.label)}` : ''}`;
+  return `${r.fingerprint.slice(0, 12)} (${r.prefixHint}…) sandbox=${r.sandbox} countries=${r.countries.join(',')} domains=${r.domains?.join(',') ?? 'all'}${r.label ? ` label=${JSON.stringify(r.label)}` : ''} owner=${owner(r)}`;
+}
+
+function owner(r: KeyRecord): string {
+  return r.agencyId === null ? 'operator' : `agency ${r.agencyId}`;
+}
+
+function agencyId(value: string): number {
+  const n = /^[1-9]\d{0,15}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--agency must be an agency id (a positive integer), not ${JSON.stringify(value)}`);
+  return n;
 }
 
 /** Parses argv (without node and script); throws UsageError. */
@@ -49,6 +61,7 @@ function parse(argv: string[]) {
         domains: { type: 'string' },
         sandbox: { type: 'boolean' },
         label: { type: 'string' },
+        agency: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -58,7 +71,7 @@ function parse(argv: string[]) {
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help && command === undefined) return { command: 'help' as const };
-  const createOnly = ['countries', 'domains', 'sandbox', 'label'] as const;
+  const createOnly = ['countries', 'domains', 'sandbox', 'label', 'agency'] as const;
   switch (command) {
     case 'create':
       if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
@@ -69,6 +82,7 @@ function parse(argv: string[]) {
         domains: values.domains === undefined ? null : splitList(values.domains),
         sandbox: values.sandbox ?? false,
         label: values.label ?? null,
+        agencyId: values.agency === undefined ? null : agencyId(values.agency),
       };
     case 'list':
     case 'revoke': {
@@ -127,6 +141,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             domains: cmd.domains,
             sandbox: cmd.sandbox,
             label: cmd.label,
+            agencyId: cmd.agencyId,
           });
           io.out(key);
           io.out('This key is shown once and cannot be shown again: store it now (only its fingerprint is kept).');
@@ -148,10 +163,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             k.domains?.join(',') ?? 'all',
             fmtDate(k.createdAt),
             fmtDate(k.revokedAt),
+            owner(k),
             k.label ?? '',
           ]);
           for (const l of table(
-            ['FINGERPRINT', 'PREFIX', 'SANDBOX', 'COUNTRIES', 'DOMAINS', 'CREATED', 'REVOKED', 'LABEL'],
+            ['FINGERPRINT', 'PREFIX', 'SANDBOX', 'COUNTRIES', 'DOMAINS', 'CREATED', 'REVOKED', 'OWNER', 'LABEL'],
             rows,
           ))
             io.out(l);

@@ -3,7 +3,8 @@
  * store to recognise its key (spec section 5, checked on every authenticated request).
  *
  * Bounded staleness: a key revoked by another process (the keys CLI on PostgreSQL) is refused by
- * this one at most `ttlMs` after; revoked through this repository, it is refused at once. Only
+ * this one at most `ttlMs` after; revoked or replaced through this repository (the client space
+ * of this process), it is refused at once. Only
  * found keys are kept: an unknown or revoked key is looked up in the store every time, so a key
  * created by the CLI works on its first request.
  */
@@ -42,11 +43,18 @@ export function cacheActiveKeys(repo: KeyRepository, opts: KeyCacheOptions): Key
       }
       return record;
     },
-    async revoke(fingerprintOrPrefix) {
+    async revoke(fingerprintOrPrefix, options) {
       revocations++;
-      const result = await repo.revoke(fingerprintOrPrefix);
+      const result = await repo.revoke(fingerprintOrPrefix, options);
       revocations++;
       found.delete(result.record.fingerprint);
+      return result;
+    },
+    async replace(fp, options) {
+      revocations++;
+      const result = await repo.replace(fp, options);
+      revocations++;
+      found.delete(result.replaced.fingerprint);
       return result;
     },
   };

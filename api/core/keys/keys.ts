@@ -34,6 +34,16 @@ export class KeyValidationError extends Error {
 export class KeyNotFoundError extends Error {
   override readonly name = 'KeyNotFoundError';
 }
+/** The key exists but was revoked already: nothing to do (a form posted twice, another user first). */
+export class KeyRevokedError extends Error {
+  override readonly name = 'KeyRevokedError';
+  constructor(
+    message: string,
+    readonly record: KeyRecord,
+  ) {
+    super(message);
+  }
+}
 export class AmbiguousKeyError extends Error {
   override readonly name = 'AmbiguousKeyError';
   constructor(
@@ -125,6 +135,14 @@ export const createKeyInputSchema = z.object({
     .max(200, { error: 'label must be at most 200 characters' })
     .nullish()
     .transform((v) => (v ? v : null)),
+  /** The agency whose users manage the key in the client space; null: the operator's key. */
+  agencyId: z
+    .number({ error: 'agency must be an agency id (a positive integer)' })
+    .int({ error: 'agency must be an agency id (a positive integer)' })
+    .positive({ error: 'agency must be an agency id (a positive integer)' })
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type CreateKeyInput = z.input<typeof createKeyInputSchema>;
 
@@ -154,11 +172,29 @@ export interface KeyRecord {
   domains: Domain[] | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** The agency that manages the key in the client space; null: the operator's. */
+  agencyId: number | null;
+}
+
+/** Who made a key action, as the audit (key_actions) keeps it. */
+export interface KeyActor {
+  /** The signed-in user of the client space; null for the operator. */
+  userId: number | null;
+  /** As shown in the list of actions. */
+  name: string;
+}
+export const OPERATOR: KeyActor = Object.freeze({ userId: null, name: 'operator (keys CLI)' });
+
+/** Restricts a revocation or replacement to the keys of one agency (the client space). */
+export interface KeyActionOptions {
+  actor?: KeyActor;
+  /** Only a key of this agency matches; any other is "not found", never "not yours". */
+  agencyId?: number;
 }
 
 export interface KeyRepository {
   /** Creates a key; `key` is the plaintext, to show once and never again. */
-  create(input: CreateKeyInput): Promise<{ key: string; record: KeyRecord }>;
+  create(input: CreateKeyInput, actor?: KeyActor): Promise<{ key: string; record: KeyRecord }>;
   /** The non-revoked key matching this plaintext, or null. */
   findActive(key: string): Promise<KeyRecord | null>;
   /** All keys, revoked ones included, oldest first. */
@@ -167,9 +203,19 @@ export interface KeyRepository {
    * Revokes the key whose fingerprint is, or starts with (≥ 4 hex chars),
    * the argument. Throws KeyNotFoundError / AmbiguousKeyError.
    */
-  revoke(fingerprintOrPrefix: string): Promise<{ record: KeyRecord; alreadyRevoked: boolean }>;
-  /** Atomically adds `units` to the counter; returns the total after. */
-  addUsage(fingerprint: string, periodStart: string, units: number): Promise<number>;
+  revoke(fingerprintOrPrefix: string, options?: KeyActionOptions): Promise<{ record: KeyRecord; alreadyRevoked: boolean }>;
+  /**
+   * Revokes an active key and creates its replacement (same countries, domains, sandbox flag,
+   * label and agency) in one transaction. Throws KeyNotFoundError, KeyRevokedError.
+   */
+  replace(fingerprint: string, options?: KeyActionOptions): Promise<{ key: string; record: KeyRecord; replaced: KeyRecord }>;
+  /** The keys of an agency, revoked ones included, newest first. */
+  listForAgency(agencyId: number): Promise<KeyRecord[]>;
+  /**
+   * Atomically adds `units` to the period counter and, when `day` (YYYY-MM-DD, UTC) is given,
+   * to that day's counter, in one statement; returns the period total after.
+   */
+  addUsage(fingerprint: string, periodStart: string, units: number, day?: string): Promise<number>;
   /** The counter (0 when nothing recorded). */
   getUsage(fingerprint: string, periodStart: string): Promise<number>;
 }
@@ -183,9 +229,10 @@ interface KeyRow {
   domains: string[] | null;
   created_at: Date;
   revoked_at: Date | null;
+  agency_id: number | null;
 }
 
-const COLUMNS = `fingerprint, prefix_hint, label, sandbox, countries, domains, created_at, revoked_at`;
+const COLUMNS = `fingerprint, prefix_hint, label, sandbox, countries, domains, created_at, revoked_at, agency_id::int AS agency_id`;
 
 function toRecord(row: KeyRow): KeyRecord {
   return {
@@ -197,6 +244,7 @@ function toRecord(row: KeyRow): KeyRecord {
     domains: row.domains as Domain[] | null,
     createdAt: new Date(row.created_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    agencyId: row.agency_id === null ? null : Number(row.agency_id),
   };
 }
 
@@ -204,12 +252,38 @@ function checkFingerprint(fp: string): void {
   if (!FINGERPRINT_PATTERN.test(fp)) throw new KeyValidationError(`invalid fingerprint: expected 64 lowercase hex chars`);
 }
 
-function checkPeriod(periodStart: string): void {
+function checkPeriod(periodStart: string, what = 'period start'): void {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(periodStart);
   const d = m ? new Date(`${periodStart}T00:00:00Z`) : null;
   if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== periodStart) {
-    throw new KeyValidationError(`invalid period start ${JSON.stringify(periodStart)}: expected YYYY-MM-DD`);
+    throw new KeyValidationError(`invalid ${what} ${JSON.stringify(periodStart)}: expected YYYY-MM-DD`);
   }
+}
+
+/** The agency given to `keys create --agency` does not exist. */
+function explainAgency(err: unknown, agencyId: number | null): never {
+  if ((err as { code?: string }).code === '23503' && agencyId !== null) throw new KeyValidationError(`agency ${agencyId} does not exist`);
+  throw err;
+}
+
+async function logAction(tx: Sql, fp: string, action: 'create' | 'revoke' | 'replace', actor: KeyActor, replacement: string | null = null): Promise<void> {
+  await tx.query(
+    `INSERT INTO key_actions (fingerprint, action, replacement, actor_user_id, actor) VALUES ($1, $2, $3, $4, $5)`,
+    [fp, action, replacement, actor.userId, actor.name],
+  );
+}
+
+async function insertKey(tx: Sql, data: z.output<typeof createKeyInputSchema>): Promise<{ key: string; record: KeyRecord }> {
+  const key = generateKey({ sandbox: data.sandbox });
+  const rows = await tx
+    .query<KeyRow>(
+      `INSERT INTO api_keys (fingerprint, prefix_hint, label, sandbox, countries, domains, agency_id)
+       VALUES ($1, $2, $3, $4, $5::text[], $6::text[], $7)
+       RETURNING ${COLUMNS}`,
+      [fingerprint(key), prefixHint(key), data.label, data.sandbox, data.countries, data.domains, data.agencyId],
+    )
+    .catch((err: unknown) => explainAgency(err, data.agencyId));
+  return { key, record: toRecord(rows[0]) };
 }
 
 function toCount(value: unknown): number {
@@ -221,16 +295,13 @@ function toCount(value: unknown): number {
 
 export function createKeyRepository(sql: Sql): KeyRepository {
   return {
-    async create(input) {
+    async create(input, actor = OPERATOR) {
       const data = parseCreateKeyInput(input);
-      const key = generateKey({ sandbox: data.sandbox });
-      const rows = await sql.query<KeyRow>(
-        `INSERT INTO api_keys (fingerprint, prefix_hint, label, sandbox, countries, domains)
-         VALUES ($1, $2, $3, $4, $5::text[], $6::text[])
-         RETURNING ${COLUMNS}`,
-        [fingerprint(key), prefixHint(key), data.label, data.sandbox, data.countries, data.domains],
-      );
-      return { key, record: toRecord(rows[0]) };
+      return sql.transaction(async (tx) => {
+        const created = await insertKey(tx, data);
+        await logAction(tx, created.record.fingerprint, 'create', actor);
+        return created;
+      });
     },
 
     async findActive(key) {
@@ -252,7 +323,7 @@ export function createKeyRepository(sql: Sql): KeyRepository {
       return rows.map(toRecord);
     },
 
-    async revoke(fingerprintOrPrefix) {
+    async revoke(fingerprintOrPrefix, options = {}) {
       const prefix = String(fingerprintOrPrefix).trim().toLowerCase();
       if (!/^[0-9a-f]{4,64}$/.test(prefix)) {
         throw new KeyValidationError(
@@ -262,8 +333,9 @@ export function createKeyRepository(sql: Sql): KeyRepository {
       return sql.transaction(async (tx) => {
         // Hex only, so no LIKE wildcard can slip in.
         const matches = await tx.query<{ fingerprint: string }>(
-          `SELECT fingerprint FROM api_keys WHERE fingerprint LIKE $1 ORDER BY fingerprint LIMIT 6`,
-          [`${prefix}%`],
+          `SELECT fingerprint FROM api_keys WHERE fingerprint LIKE $1 AND ($2::bigint IS NULL OR agency_id = $2)
+            ORDER BY fingerprint LIMIT 6`,
+          [`${prefix}%`, options.agencyId ?? null],
         );
         if (matches.length === 0) throw new KeyNotFoundError(`no key with fingerprint ${prefix}…`);
         if (matches.length > 1) {
@@ -280,24 +352,64 @@ export function createKeyRepository(sql: Sql): KeyRepository {
             RETURNING ${COLUMNS}`,
           [fp],
         );
-        if (updated[0]) return { record: toRecord(updated[0]), alreadyRevoked: false };
+        if (updated[0]) {
+          await logAction(tx, fp, 'revoke', options.actor ?? OPERATOR);
+          return { record: toRecord(updated[0]), alreadyRevoked: false };
+        }
         const current = await tx.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE fingerprint = $1`, [fp]);
         return { record: toRecord(current[0]), alreadyRevoked: true };
       });
     },
 
-    async addUsage(fp, periodStart, units) {
+    async replace(fp, options = {}) {
+      checkFingerprint(fp);
+      return sql.transaction(async (tx) => {
+        // FOR UPDATE: of two replacements of one key at once, the second sees it revoked.
+        const [old] = await tx.query<KeyRow>(
+          `SELECT ${COLUMNS} FROM api_keys WHERE fingerprint = $1 AND ($2::bigint IS NULL OR agency_id = $2) FOR UPDATE`,
+          [fp, options.agencyId ?? null],
+        );
+        if (!old) throw new KeyNotFoundError(`no key with fingerprint ${fp.slice(0, 12)}…`);
+        const current = toRecord(old);
+        if (current.revokedAt) throw new KeyRevokedError(`key ${fp.slice(0, 12)}… was already revoked`, current);
+        const [revoked] = await tx.query<KeyRow>(`UPDATE api_keys SET revoked_at = now() WHERE fingerprint = $1 RETURNING ${COLUMNS}`, [fp]);
+        const created = await insertKey(tx, {
+          countries: current.countries, domains: current.domains, sandbox: current.sandbox, label: current.label, agencyId: current.agencyId,
+        });
+        const actor = options.actor ?? OPERATOR;
+        await logAction(tx, fp, 'replace', actor, created.record.fingerprint);
+        await logAction(tx, created.record.fingerprint, 'create', actor);
+        return { ...created, replaced: toRecord(revoked) };
+      });
+    },
+
+    async listForAgency(agencyId) {
+      const rows = await sql.query<KeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE agency_id = $1 ORDER BY created_at DESC, fingerprint`,
+        [agencyId],
+      );
+      return rows.map(toRecord);
+    },
+
+    async addUsage(fp, periodStart, units, day) {
       checkFingerprint(fp);
       checkPeriod(periodStart);
+      if (day !== undefined) checkPeriod(day, 'day');
       if (!Number.isSafeInteger(units) || units < 0) {
         throw new KeyValidationError(`units must be a non-negative integer, got ${units}`);
       }
+      // One statement: the day's counter is written with the period's, never one without the other.
       const rows = await sql.query<{ units: unknown }>(
-        `INSERT INTO quota_usage AS q (fingerprint, period_start, units)
+        `WITH by_day AS (
+           INSERT INTO key_usage_days AS d (fingerprint, day, units)
+           SELECT $1, $4::date, $3 WHERE $4::date IS NOT NULL
+           ON CONFLICT (fingerprint, day) DO UPDATE SET units = d.units + EXCLUDED.units
+         )
+         INSERT INTO quota_usage AS q (fingerprint, period_start, units)
          VALUES ($1, $2::date, $3)
          ON CONFLICT (fingerprint, period_start) DO UPDATE SET units = q.units + EXCLUDED.units
          RETURNING q.units`,
-        [fp, periodStart, units],
+        [fp, periodStart, units, day ?? null],
       );
       return toCount(rows[0].units);
     },

@@ -14,14 +14,17 @@
  * for their flush, ours for the next read). A clean stop flushes (`close`); a crash loses the
  * units not yet written (the last interval's, more while writes fail), in the client's favour.
  * `flushIntervalMs` 0 writes through: one read per check and one write per response.
+ *
+ * Pending units are also kept per UTC day and written with the period's in the same statement
+ * (key_usage_days, the client space's chart): no extra write on the request path.
  */
 import type { KeyRepository } from './keys.ts';
 
 export interface UsageMeter {
   /** Units this key used in the period, as far as this process knows. */
   used(fingerprint: string, periodStart: string): Promise<number>;
-  /** Records units served; returns the total after, as `used` counts it. */
-  add(fingerprint: string, periodStart: string, units: number): Promise<number>;
+  /** Records units served on `day` (YYYY-MM-DD, UTC); returns the period total after, as `used` counts it. */
+  add(fingerprint: string, periodStart: string, units: number, day?: string): Promise<number>;
   /** Writes the pending units of every key and refreshes their totals from the database. */
   flush(): Promise<void>;
   /** Stops the timer and flushes; call before closing the state store. */
@@ -36,14 +39,14 @@ export interface UsageMeterOptions {
   onError: (err: unknown, pendingUnits: number) => void;
 }
 
-interface Entry { fingerprint: string; periodStart: string; stored: number; pending: number }
+interface Entry { fingerprint: string; periodStart: string; stored: number; pending: number; byDay: Map<string | undefined, number> }
 
 export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const { keys } = opts;
   if (opts.flushIntervalMs === 0) {
     return {
       used: (fp, period) => keys.getUsage(fp, period),
-      add: (fp, period, units) => keys.addUsage(fp, period, units),
+      add: (fp, period, units, day) => keys.addUsage(fp, period, units, day),
       flush: async () => {},
       close: async () => {},
     };
@@ -59,7 +62,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
     let p = loading.get(id);
     if (!p) {
       p = keys.getUsage(fp, period).then((stored) => {
-        if (!entries.has(id)) entries.set(id, { fingerprint: fp, periodStart: period, stored, pending: 0 });
+        if (!entries.has(id)) entries.set(id, { fingerprint: fp, periodStart: period, stored, pending: 0, byDay: new Map() });
       }).finally(() => loading.delete(id));
       loading.set(id, p);
     }
@@ -79,15 +82,19 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
     let failed: unknown = null, unwritten = 0;
     for (const [id, e] of [...entries]) {
       if (e.pending === 0) { entries.delete(id); continue; }
-      const n = e.pending;
-      try {
-        const total = await keys.addUsage(e.fingerprint, e.periodStart, n);
-        // Units added while the write was under way stay pending; the total includes every process's writes.
-        e.pending -= n;
-        e.stored = total;
-      } catch (err) {
-        failed ??= err;
-        unwritten += n;
+      // Usually one day; two around midnight.
+      for (const [day, n] of [...e.byDay]) {
+        try {
+          const total = await keys.addUsage(e.fingerprint, e.periodStart, n, day);
+          // Units added while the write was under way stay pending; the total includes every process's writes.
+          e.pending -= n;
+          const left = e.byDay.get(day)! - n;
+          if (left === 0) e.byDay.delete(day); else e.byDay.set(day, left);
+          e.stored = total;
+        } catch (err) {
+          failed ??= err;
+          unwritten += n;
+        }
       }
     }
     if (failed) opts.onError(failed, unwritten);
@@ -104,12 +111,13 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       const e = await current(fp, period);
       return e.stored + e.pending;
     },
-    async add(fp, period, units) {
+    async add(fp, period, units, day) {
       if (!Number.isSafeInteger(units) || units < 0) throw new RangeError(`units must be a non-negative integer, got ${units}`);
       let e = current(fp, period);
       // The increment follows a synchronous look-up: a flush cannot drop the entry in between.
       while (e instanceof Promise) { await e; e = current(fp, period); }
       e.pending += units;
+      e.byDay.set(day, (e.byDay.get(day) ?? 0) + units);
       return e.stored + e.pending;
     },
     flush,

@@ -74,12 +74,33 @@ describe('signin CLI', () => {
     expect(r.out).toContain('PKCE');
   });
 
+  it('sets the login-initiation address of a client (client space "Open"), validated as redirect URIs are', async () => {
+    const r = await run(['clients', 'create', '--name', 'Visites', '--redirect-uri', 'https://v.example.com/cb', '--type', 'confidential',
+      '--initiate-login-uri', 'https://v.example.com/login'], dataDir);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('initiate_login_uri: https://v.example.com/login');
+    const id = /client_id: (\S+)/.exec(r.out)![1]!;
+    expect((await run(['clients', 'list'], dataDir)).out).toMatch(new RegExp(`${id}\\s+Visites\\s+confidential\\s+https://v.example.com/cb\\s+https://v.example.com/login`));
+    const loopback = await run(['clients', 'set-initiate-login-uri', id, 'http://127.0.0.1:8080/start'], dataDir);
+    expect(loopback.code).toBe(0);
+    expect(loopback.out).toContain('initiate_login_uri http://127.0.0.1:8080/start');
+    const plain = await run(['clients', 'set-initiate-login-uri', id, 'http://v.example.com/start'], dataDir);
+    expect(plain.code).toBe(2);
+    expect(plain.err).toMatch(/initiate_login_uri: must use https/);
+    const unknown = await run(['clients', 'set-initiate-login-uri', 'ffffffffffffffffffffffffffffffff', 'https://x.example/l'], dataDir);
+    expect(unknown.code).toBe(1);
+    const removed = await run(['clients', 'set-initiate-login-uri', id, 'none'], dataDir);
+    expect(removed.out).toContain('no initiate_login_uri');
+  });
+
   it('answers usage errors with exit code 2 and the usage', async () => {
     const cases: [string[], RegExp][] = [
       [['clients', 'create', '--name', 'X', '--type', 'public'], /at least one --redirect-uri/],
       [['clients', 'create', '--name', 'X', '--redirect-uri', 'https://a.example/cb', '--type', 'secret'], /confidential or public/],
       [['clients', 'create', '--name', 'X', '--redirect-uri', 'http://a.example/cb', '--type', 'public'], /https/],
       [['clients', 'revoke'], /one client id/],
+      [['clients', 'set-initiate-login-uri', 'abc'], /a client id and a URI/],
+      [['clients', 'create', '--name', 'X', '--redirect-uri', 'https://a.example/cb', '--type', 'public', '--initiate-login-uri', 'ftp://a.example/'], /initiate_login_uri/],
       [['clients', 'list', '--name', 'x'], /does not apply/],
       [['tokens', 'list'], /unknown command/],
     ];

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../../../api/core/state/sql.ts';
 import { fingerprint } from '../../../../api/core/keys/keys.ts';
 import { main } from '../../../../api/core/keys/cli.ts';
+import { createAccountRepository } from '../../../../api/accounts/accounts.ts';
 import { DATABASE_URL, backends, type Isolated } from '../state/backends.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -75,9 +76,31 @@ describe('keys CLI on an embedded state (DATA_DIR)', () => {
     expect(r.stdout).not.toMatch(KEY);
     expect(r.stdout).toContain(fingerprint(key).slice(0, 12));
     expect(r.stdout).toContain(key.slice(0, 13));
-    expect(r.stdout).toMatch(/FINGERPRINT\s+PREFIX\s+SANDBOX\s+COUNTRIES\s+DOMAINS\s+CREATED\s+REVOKED/);
+    expect(r.stdout).toMatch(/FINGERPRINT\s+PREFIX\s+SANDBOX\s+COUNTRIES\s+DOMAINS\s+CREATED\s+REVOKED\s+OWNER\s+LABEL/);
     const line = r.stdout.split('\n').find((l) => l.startsWith(fingerprint(key).slice(0, 12)))!;
-    expect(line).toMatch(/yes\s+fr,ca,be\s+location,market\s+\S+ \S+\s+-\s+test partner/);
+    expect(line).toMatch(/yes\s+fr,ca,be\s+location,market\s+\S+ \S+\s+-\s+operator\s+test partner/);
+  });
+
+  it('create --agency gives the key to an agency (client space); list shows the owner', async () => {
+    const sql = await openPglite(path.join(dataDir, 'state'));
+    let agencyId: number;
+    try {
+      const accounts = createAccountRepository(sql);
+      const board = await accounts.createBoard({ slug: 'paris', name: 'Paris', default_language: 'fr' });
+      agencyId = (await accounts.createAgency({ board_id: board.id, name: 'Agence du Marais', country: 'FR' })).id;
+    } finally {
+      await sql.close();
+    }
+    const r = await cli(['create', '--countries', 'fr', '--agency', String(agencyId), '--label', 'site web'], env());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`owner=agency ${agencyId}`);
+    const owned = KEY.exec(r.stdout)![0];
+    const list = await cli(['list'], env());
+    expect(list.stdout.split('\n').find((l) => l.startsWith(fingerprint(owned).slice(0, 12)))).toMatch(new RegExp(`agency ${agencyId}\\s+site web`));
+    const missing = await cli(['create', '--countries', 'fr', '--agency', '999999'], env());
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('agency 999999 does not exist');
+    await cli(['revoke', fingerprint(owned)], env());
   });
 
   it('revoke by fingerprint prefix, then list shows it revoked', async () => {
@@ -102,6 +125,9 @@ describe('keys CLI on an embedded state (DATA_DIR)', () => {
       ['create', '--countries', 'fr', '--bogus'],
       ['list', '--sandbox'],
       ['revoke'],
+      ['create', '--countries', 'fr', '--agency', 'x1'],
+      ['create', '--countries', 'fr', '--agency', '0'],
+      ['list', '--agency', '3'],
     ];
     // Argument errors never open the state, so these can run side by side.
     const runs = await Promise.all(cases.map((args) => cli(args, env())));
@@ -127,7 +153,7 @@ describe('keys CLI on an embedded state (DATA_DIR)', () => {
       expect(r.stderr).toContain(`the embedded state at ${path.join(dataDir, 'state')} is held by process ${process.pid}`);
       expect(r.stderr).toContain('set DATABASE_URL to a PostgreSQL server');
       // The holder is unaffected.
-      expect(await held.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys`)).toEqual([{ n: 1 }]);
+      expect(await held.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE agency_id IS NULL`)).toEqual([{ n: 1 }]);
     } finally {
       await held.close();
     }

@@ -81,6 +81,7 @@ describe.each(backends)('migrations on $name', (backend) => {
       'domains:ARRAY:YES',
       'created_at:timestamp with time zone:NO',
       'revoked_at:timestamp with time zone:YES',
+      'agency_id:bigint:YES', // 006_space: the agency managing the key in the client space
     ]);
     expect(shape('quota_usage')).toEqual(['fingerprint:text:NO', 'period_start:date:NO', 'units:bigint:NO']);
     expect(shape('resolved_addresses').map((s) => s.split(':').slice(0, 2).join(':'))).toEqual([
