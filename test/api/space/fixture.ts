@@ -20,7 +20,7 @@ import { memoryRateLimiter } from '../../../api/core/limits.ts';
 import { createManifests } from '../../../api/core/manifests.ts';
 import { migrate } from '../../../api/core/state/migrations.ts';
 import type { Sql } from '../../../api/core/state/sql.ts';
-import { openWarehouse } from '../../../api/core/warehouse.ts';
+import { openLocationWarehouse } from '../../../api/location/warehouse.ts';
 import { createResolvedAddresses } from '../../../api/location/search/resolved.ts';
 import { createCatalog } from '../../../api/marketplace/catalog.ts';
 import { purchase } from '../../../api/marketplace/purchases.ts';
@@ -163,7 +163,7 @@ export async function startSpace(sql: Sql): Promise<SpaceFixture> {
     // Written through, so the page shows a request's units at once.
     QUOTA_FLUSH_INTERVAL_MS: '0',
   });
-  const warehouse = await openWarehouse(dataDir);
+  const warehouse = await openLocationWarehouse(dataDir);
   const app = await buildApp({
     config, clock, warehouse, keys, resolved: createResolvedAddresses(sql), geocoder: null, rateLimiter: memoryRateLimiter(),
     manifests: createManifests(dataDir), signin: { sql, accounts }, marketplace: { sql },
