@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(answerers, ({ status, message, requestId }) => ({
       headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Api-Version': API_VERSION },
       body: JSON.stringify({
-        error: { code: 'invalid_parameter', message, details: { parameter: 'request', value: null } },
+        error: { code: status === 405 ? 'method_not_allowed' : status === 431 ? 'request_head_too_large' : 'invalid_parameter', message, details: { parameter: 'request', value: null } },
         meta: { request_id: requestId, api_version: API_VERSION, generated_at: deps.clock.now().toISOString() },
       }),
     })),

@@ -9,6 +9,9 @@ export const ERROR_STATUS = {
   country_not_allowed: 403,
   domain_not_allowed: 403,
   not_found: 404,
+  // Added for requests Node's parser refuses (spec 7 has no code for them; added, never changed).
+  method_not_allowed: 405,
+  request_head_too_large: 431,
   address_not_found: 404,
   zone_not_found: 404,
   property_not_found: 404,

@@ -4,7 +4,7 @@ import type { Clock } from './clock.ts';
 import { ApiError } from './errors.ts';
 import type { KeyRepository } from './keys/keys.ts';
 import { createUsageMeter } from './keys/usage-meter.ts';
-import { quotaPeriodStart, type RateLimiter } from './limits.ts';
+import { quotaPeriodStart, type RateLimiter, setRateLimitHeaders } from './limits.ts';
 import './policy.ts';
 
 export interface GuardDeps {
@@ -56,9 +56,7 @@ export function installGuard(app: FastifyInstance, deps: GuardDeps): void {
     const now = deps.clock.now();
     const limit = record.sandbox ? deps.config.SANDBOX_RATE_LIMIT_PER_MINUTE : deps.config.RATE_LIMIT_PER_MINUTE;
     const rate = await deps.rateLimiter.hit(record.fingerprint, limit, now);
-    reply.header('X-RateLimit-Limit', String(rate.limit));
-    reply.header('X-RateLimit-Remaining', String(rate.remaining));
-    reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
+    setRateLimitHeaders(reply, rate);
     if (rate.exceeded) {
       throw new ApiError('rate_limited', `more than ${rate.limit} requests in a minute; wait ${rate.resetSeconds} s`, {}, { 'Retry-After': String(rate.resetSeconds) });
     }

@@ -2,6 +2,13 @@ import type { Redis } from 'ioredis';
 
 export interface RateLimitState { limit: number; remaining: number; resetSeconds: number; exceeded: boolean }
 
+/** The per-minute limit headers every module answers with (spec section 8); Retry-After comes with the 429. */
+export function setRateLimitHeaders(reply: { header(name: string, value: string): unknown }, rate: RateLimitState): void {
+  reply.header('X-RateLimit-Limit', String(rate.limit));
+  reply.header('X-RateLimit-Remaining', String(rate.remaining));
+  reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
+}
+
 /** Per-minute request counter of a key (spec section 8). */
 export interface RateLimiter {
   hit(key: string, limit: number, now: Date): Promise<RateLimitState>;

@@ -2,8 +2,31 @@ import { z } from 'zod';
 import { ERROR_STATUS, ErrorBody } from '../../schemas/error.ts';
 import type { AnyRoute } from './routes.ts';
 
-const jsonSchema = (s: z.ZodType, io: 'input' | 'output') =>
+/**
+ * The one OpenAPI builder of the server: every module (location, marketplace, listing) documents
+ * its routes from their zod schemas with these helpers.
+ */
+export const jsonSchema = (s: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+
+/** OpenAPI parameters of a query or path object schema; a field is required when it refuses undefined (path fields always). */
+export function parametersOf(where: 'query' | 'path', schema: z.ZodObject | undefined): Record<string, unknown>[] {
+  return Object.entries((schema?.shape ?? {}) as Record<string, z.ZodType>).map(([name, field]) => ({
+    name, in: where, required: where === 'path' || !field.safeParse(undefined).success, description: field.description, schema: jsonSchema(field, 'input'),
+  }));
+}
+
+/** JSON content of a response or request body. */
+export const jsonContent = (schema: z.ZodType, io: 'input' | 'output' = 'output') => ({ 'application/json': { schema: jsonSchema(schema, io) } });
+
+/** Error responses by status, each listing its codes and pointing at the module's error body component. */
+export function errorResponses(codes: readonly string[], statusOf: (code: string) => number, component: string): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) { const st = statusOf(code); byStatus.set(st, [...new Set([...(byStatus.get(st) ?? []), code])]); }
+  return Object.fromEntries([...byStatus].sort((a, b) => a[0] - b[0]).map(([status, list]) => [
+    status, { description: list.join(', '), content: { 'application/json': { schema: { $ref: `#/components/schemas/${component}` } } } },
+  ]));
+}
 
 /** Paths and components a module documents itself (routes outside the RouteSpec model). */
 export interface OpenApiPart {
@@ -17,24 +40,11 @@ export function openApiDocument(routes: AnyRoute[], info: { version: string }, p
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const url = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const parameters: unknown[] = [];
-    for (const [where, schema] of [['query', r.query], ['path', r.params]] as const) {
-      if (!schema) continue;
-      for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-        parameters.push({
-          name, in: where, required: where === 'path' || !field.safeParse(undefined).success,
-          description: field.description, schema: jsonSchema(field, 'input'),
-        });
-      }
-    }
+    const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params)];
     const responses: Record<string, unknown> = {
-      200: { description: 'success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } },
+      200: { description: 'success', content: jsonContent(r.response) },
+      ...errorResponses(r.errors, (c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS], 'ErrorBody'),
     };
-    const byStatus = new Map<number, string[]>();
-    for (const code of r.errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-    for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-      responses[status] = { description: codes.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
-    }
     paths[url] ??= {};
     paths[url]![r.method.toLowerCase()] = {
       summary: r.summary, description: r.description, tags: r.tags, parameters,

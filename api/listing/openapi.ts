@@ -2,13 +2,11 @@
  * The listing routes of every version in the OpenAPI document: one path per prefix, with the
  * response schema of that version and its error statuses (spec section 7).
  */
-import { z } from 'zod';
+import { jsonSchema, parametersOf } from '../core/openapi.ts';
 import { LISTING_LOCALES, ListingErrorBody } from '../../schemas/listing/common.ts';
 import type { ListingRoute } from './routes.ts';
 import { responseSchema, VERSIONS } from './versions/index.ts';
 
-const jsonSchema = (s: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
 
 const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ListingErrorBody' } } } });
 
@@ -37,9 +35,7 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
         { name: 'locale', in: 'path', required: true, schema: { type: 'string', enum: [...LISTING_LOCALES] }, description: 'locale of formatted values in 3.0' },
       ];
       if (r.path.includes(':id')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
-      for (const [name, field] of Object.entries(r.query.shape as Record<string, z.ZodType>)) {
-        parameters.push({ name, in: 'query', required: !field.safeParse(undefined).success, description: field.description, schema: jsonSchema(field, 'input') });
-      }
+      parameters.push(...parametersOf('query', r.query));
       const headers = { 'X-Api-Version': { schema: { type: 'string', const: version.version } } };
       const ok = r.kind === null
         ? { 204: { description: 'deleted', headers } }

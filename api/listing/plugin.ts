@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import type { ClientErrorAnswerer } from '../core/client-errors.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
+import { setRateLimitHeaders } from '../core/limits.ts';
 import type { CredentialRepository } from './credentials.ts';
 import { badRequest, internal, ListingError, notAuthorized, notFound, refused, refusedByZod } from './errors.ts';
 import { listingRoutes, type ListingRoute } from './routes.ts';
@@ -110,9 +111,7 @@ function serveVersion(app: FastifyInstance, version: VersionDef, routes: Listing
         const auth = await deps.credentials.authenticate(header(request, 'apikey'), header(request, 'apitoken'));
         if (!auth.ok) throw notAuthorized(auth.reason);
         const rate = await deps.rateLimiter.hit(`listing:${auth.credential.id}`, deps.config.LISTING_RATE_LIMIT_PER_MINUTE, deps.clock.now());
-        reply.header('X-RateLimit-Limit', String(rate.limit));
-        reply.header('X-RateLimit-Remaining', String(rate.remaining));
-        reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
+        setRateLimitHeaders(reply, rate);
         if (rate.exceeded) {
           throw new ListingError('rate_limited', `Rate limit exceeded: more than ${rate.limit} requests in a minute; retry in ${rate.resetSeconds} s`, undefined, { 'Retry-After': String(rate.resetSeconds) });
         }

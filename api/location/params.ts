@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Locale } from '../../schemas/common.ts';
+import { INT4, queryInt, storableText } from '../../schemas/inputs.ts';
 import type { ErrorCode } from '../../schemas/error.ts';
 import { ApiError, invalidParameter } from '../core/errors.ts';
 
@@ -13,7 +14,7 @@ const coordinate = (name: string, min: number, max: number) =>
 export const placeShape = {
   lat: coordinate('lat', -90, 90),
   lng: coordinate('lng', -180, 180),
-  address: z.string().trim().min(3, 'address is too short').max(300, 'address is too long').optional()
+  address: z.string().trim().min(3, 'address is too short').max(300, 'address is too long').pipe(storableText).optional()
     .describe('complete postal address (number, street, postal code, city), instead of lat/lng'),
   locale: Locale.optional().describe('fr (default) or en; otherwise the Accept-Language header decides'),
 };
@@ -57,6 +58,5 @@ export const reportShape = {
   include: z.string().trim().optional().describe('comma-separated domains, a domain restricted to fields with a dot (market.sale_price_median); default all domains of the key'),
   property_id: z.string().regex(/^prp_[A-Za-z0-9_-]+$/, 'property_id must be a prp_ identifier').optional().describe('property to describe when the building has several'),
   property_type: z.enum(['apartment', 'house']).optional().describe('serves only values of this type'),
-  radius: z.string().regex(/^\d+$/, 'radius must be an integer number of meters').transform(Number)
-    .refine((v) => v >= 100 && v <= 2000, 'radius must be between 100 and 2000').optional().describe('meters, 100 to 2000, radius of lists'),
+  radius: queryInt(INT4, { min: 100, max: 2000 }).optional().describe('meters, 100 to 2000, radius of lists'),
 };

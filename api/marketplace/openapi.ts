@@ -2,7 +2,8 @@
  * The marketplace's OpenAPI 3.1 document (served at /stores/openapi.json), generated from the
  * same zod schemas the routes parse their input with and the contracts of schemas/marketplace.ts.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { errorResponses, jsonContent, jsonSchema, parametersOf } from '../core/openapi.ts';
 import { MARKET_ERROR_STATUS, MarketErrorBody, WebhookEnvelope, type MarketErrorCode } from '../../schemas/marketplace.ts';
 
 export interface MarketRouteDoc {
@@ -17,27 +18,16 @@ export interface MarketRouteDoc {
   errors: MarketErrorCode[];
 }
 
-const schema = (s: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+const schema = jsonSchema;
 
 export function marketplaceOpenApi(routes: MarketRouteDoc[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    const parameters: unknown[] = [];
-    for (const [where, obj] of [['query', r.query], ['path', r.params]] as const) {
-      for (const [name, field] of Object.entries((obj?.shape ?? {}) as Record<string, z.ZodType>)) {
-        parameters.push({ name, in: where, required: where === 'path' || !field.safeParse(undefined).success, schema: schema(field, 'input') });
-      }
-    }
-    const responses: Record<string, unknown> = { 200: { description: 'success', content: { 'application/json': { schema: schema(r.response, 'output') } } } };
-    const byStatus = new Map<number, string[]>();
-    for (const code of [...r.errors, 'unauthorized', 'rate_limited', 'store_not_found', 'internal_error'] as MarketErrorCode[]) {
-      const status = MARKET_ERROR_STATUS[code];
-      byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
-    }
-    for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-      responses[status] = { description: codes.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/MarketErrorBody' } } } };
-    }
+    const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params)];
+    const responses: Record<string, unknown> = {
+      200: { description: 'success', content: jsonContent(r.response) },
+      ...errorResponses([...r.errors, 'unauthorized', 'rate_limited', 'store_not_found', 'internal_error'], (c) => MARKET_ERROR_STATUS[c as MarketErrorCode], 'MarketErrorBody'),
+    };
     (paths[r.path] ??= {})[r.method] = { summary: r.summary, description: r.description, parameters, security: [{ apiKey: [], apiToken: [] }], responses };
   }
   return {

@@ -26,6 +26,7 @@ import type { ClientErrorAnswerer } from '../core/client-errors.ts';
 import { AccountError } from '../accounts/accounts.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RateLimiter } from '../core/limits.ts';
+import { setRateLimitHeaders } from '../core/limits.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { activeAuthorizations } from './authorizations.ts';
 import { createCatalog, type Access, type Store } from './catalog.ts';
@@ -207,9 +208,7 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     const access = await catalog.authenticate(store.id, apiKey, apiToken);
     if (!access) throw new MarketError('unauthorized', `invalid apiKey or apiToken for store ${store.slug}`);
     const rate = await deps.rateLimiter.hit(`market:${access.id}`, deps.ratePerMinute, deps.clock.now());
-    reply.header('X-RateLimit-Limit', String(rate.limit));
-    reply.header('X-RateLimit-Remaining', String(rate.remaining));
-    reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
+    setRateLimitHeaders(reply, rate);
     if (rate.exceeded) {
       throw new MarketError('rate_limited', `more than ${rate.limit} requests in a minute; wait ${rate.resetSeconds} s`, { limit: rate.limit }, { 'Retry-After': String(rate.resetSeconds) });
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Country } from '../../../schemas/common.ts';
+import { INT4, queryInt, safeText } from '../../../schemas/inputs.ts';
 import { envelope as envelopeSchema } from '../../../schemas/envelope.ts';
 import { Zone, ZoneLevel } from '../../../schemas/zone.ts';
 import type { Domain, Warning } from '../../../schemas/domain.ts';
@@ -14,12 +15,12 @@ import type { AnyRoute } from '../../core/routes.ts';
 import { profileOf } from '../../../datasets/countries.ts';
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
-const perPage = z.string().regex(/^\d+$/, 'per_page must be an integer').transform(Number).refine((v) => v >= 1 && v <= 100, 'per_page must be between 1 and 100');
-const page = z.string().regex(/^\d+$/, 'page must be an integer').transform(Number).refine((v) => v >= 1, 'page starts at 1');
+const perPage = queryInt(INT4, { min: 1, max: 100 });
+const page = queryInt(INT4, { min: 1 });
 
 const ZoneParams = z.strictObject({
   level: ZoneLevel.describe('a zone level of spec 2.4'),
-  code: z.string().min(1).max(40).describe('the code served in data.location.zones'),
+  code: safeText({ max: 40 }).describe('the code served in data.location.zones'),
 });
 
 /** Domains that serve a zone's own values (market, residents: spec 4.4), from the registry. */

@@ -85,3 +85,22 @@ describe('location routes under hostile input', () => {
     expect(ErrorBody.parse(res.json()).error).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'lat' } });
   });
 });
+
+describe('requests the HTTP parser refuses on a location path', () => {
+  it('answer 431 request_head_too_large and 405 method_not_allowed in the spec error body, then close', async () => {
+    const { rawRequest } = await import('../../helpers/raw-http.ts');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as { port: number }).port;
+    for (const [text, status, code] of [
+      [`GET /api/v1/fr/location?lat=48.86&lng=2.36 HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(17_000)}\r\n\r\n`, 431, 'request_head_too_large'],
+      [`FOO /api/v1/fr/location HTTP/1.1\r\nHost: x\r\n\r\n`, 405, 'method_not_allowed'],
+    ] as const) {
+      const r = await rawRequest(port, text);
+      expect(r.status).toBe(status);
+      const body = ErrorBody.parse(JSON.parse(r.body));
+      expect(body.error.code).toBe(code);
+      expect(body.meta.request_id).toBe(r.headers['x-request-id']);
+      expect(r.headers.connection).toBe('close');
+    }
+  });
+});

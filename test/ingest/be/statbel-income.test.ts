@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckRows } from '../../helpers/duckdb.ts';
 import { describe, expect, it } from 'vitest';
 import { ingestStatbelIncome } from '../../../ingest/be/statbel-income.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
@@ -11,11 +11,7 @@ import { silentContext } from '../../helpers/fixture-data.ts';
 const SAMPLE = join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_MUNTY.txt');
 const REAL = join(REPO_ROOT, '../shared/realdata/be/statbel_fiscal_income_municipality/TF_PSNL_INC_TAX_MUNTY.txt');
 
-async function rows<T>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
-}
+const rows = duckRows;
 
 /** The mean per return computed by DuckDB from the published file itself (pipe, BOM, every column as text). */
 const reference = (file: string) => rows<{ year: string; code: string; mean: number; returns: number }>(

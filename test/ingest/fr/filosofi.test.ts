@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckRows } from '../../helpers/duckdb.ts';
 import { describe, expect, it } from 'vitest';
 import { ingestFilosofi } from '../../../ingest/fr/filosofi.ts';
 import { readManifest } from '../../../ingest/core/manifest.ts';
@@ -12,11 +12,7 @@ import { silentContext } from '../../helpers/fixture-data.ts';
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/filosofi/BASE_TD_FILO_DISP_IRIS_2018.csv');
 const REAL = join(REPO_ROOT, '../shared/realdata/fr/insee_filosofi/BASE_TD_FILO_DISP_IRIS_2018_HEAD30_transcribed.csv');
 
-async function rows<T>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
-}
+const rows = duckRows;
 
 /** The published file read directly by DuckDB, every column as text: the reference the job must match. */
 const direct = (file: string) => rows<{ code: string; med: number | null; q1: number | null; q3: number | null; tp: number | null; note: string }>(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4, queryInt } from '../../../../schemas/inputs.ts';
 import { envelope as envelopeSchema } from '../../../../schemas/envelope.ts';
 import { FrMarket, SalesPage } from '../../../../schemas/market.ts';
 import { envelope } from '../../../core/respond.ts';
@@ -14,8 +15,8 @@ import { salesAround } from './sales-nearby.ts';
 export const FrMarketResponse = envelopeSchema(z.object({ market: FrMarket }));
 export const FrSalesResponse = envelopeSchema(SalesPage.extend({ status: FrMarket.shape.status, missing: FrMarket.shape.missing }));
 
-const perPage = z.string().regex(/^\d+$/, 'per_page must be an integer').transform(Number).refine((v) => v >= 1 && v <= 100, 'per_page must be between 1 and 100').optional().describe('1 to 100, default 20');
-const page = z.string().regex(/^\d+$/, 'page must be an integer').transform(Number).refine((v) => v >= 1, 'page starts at 1').optional().describe('from 1');
+const perPage = queryInt(INT4, { min: 1, max: 100 }).optional().describe('1 to 100, default 20');
+const page = queryInt(INT4, { min: 1 }).optional().describe('from 1');
 const marketShape = { ...placeShape, property_type: reportShape.property_type, radius: reportShape.radius };
 const ERRORS = PLACE_ERRORS;
 

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckRows } from '../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZoneResponse } from '../../../../api/location/zones/routes.ts';
 import { runSamples } from '../../../../ingest/jobs.ts';
@@ -16,11 +16,7 @@ let t: TestApp;
 let dataDir: string;
 const get = (url: string, key = t.key) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
-async function query<T>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
-}
+const query = duckRows;
 
 beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-route-')), 'data');

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckRows } from '../../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrMarketResponse } from '../../../../../api/location/domains/market/routes.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
@@ -22,11 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-async function table<T>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
-}
+const table = duckRows;
 
 describe('market on the samples', () => {
   it('serves a yearly price trend with 1y, 5y and since_start changes of the zone it names', async () => {

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { centroid } from '@turf/turf';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckRows } from '../../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportResponse } from '../../../../../api/location/report.ts';
 import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
@@ -15,11 +15,7 @@ let t: TestApp;
 let dataDir: string;
 const SOURCE = join(REPO_ROOT, 'datasets/fr/filosofi/BASE_TD_FILO_DISP_IRIS_2018.csv');
 
-async function query<T>(sql: string): Promise<T[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try { return (await c.runAndReadAll(sql)).getRowObjectsJS() as T[]; } finally { c.closeSync(); db.closeSync(); }
-}
+const query = duckRows;
 
 beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-residents-')), 'data');
