@@ -14,18 +14,12 @@ import {
   type User,
   type UserWithAffiliation,
 } from '../../schemas/accounts.ts';
+import { OperatorError } from '../core/cli.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
-export class AccountError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'invalid' | 'not_found' | 'conflict',
-  ) {
-    super(message);
-    this.name = 'AccountError';
-  }
-}
+/** An operator's mistake about an account (api/core/cli.ts OperatorError). */
+export class AccountError extends OperatorError {}
 
 function validate<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
   const r = schema.safeParse(input);

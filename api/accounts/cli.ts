@@ -190,7 +190,6 @@ export function main(argv: string[], io: CliIO): Promise<number> {
     usage: USAGE,
     parse,
     run: (sql, { command, args, values }) => run(createAccountRepository(sql), command, args, values, io),
-    exitCodeOf: (err) => (err instanceof AccountError ? (err.code === 'invalid' ? 2 : 1) : null),
   });
 }
 

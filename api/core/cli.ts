@@ -18,6 +18,18 @@ export interface CliIO {
 /** A mistake in the command line: exit code 2 with the usage. */
 export class UsageError extends Error {}
 
+/**
+ * A failure an operator command explains itself, for every module (keys, accounts, sign-in,
+ * marketplace, listing): invalid input (exit 2), or an unknown or duplicate record (exit 1).
+ * Each module names its own subclass so its callers can tell whose it is.
+ */
+export class OperatorError extends Error {
+  constructor(message: string, readonly code: 'invalid' | 'not_found' | 'conflict') {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
 export const splitList = (v: string): string[] =>
   v
     .split(',')
@@ -99,8 +111,8 @@ export interface StateCommand<C extends { command: string }> {
   /** Reads argv; throws UsageError. `command: 'help'` prints the usage. */
   parse(argv: string[]): C;
   run(sql: Sql, cmd: C): Promise<number>;
-  /** Exit code of a failure the command explains itself (2: the input, 1: the records), null otherwise. */
-  exitCodeOf(err: unknown): 1 | 2 | null;
+  /** Exit code of a failure the command explains itself beyond OperatorError (2: the input, 1: the records), null otherwise. */
+  exitCodeOf?(err: unknown): 1 | 2 | null;
   /** An open, migrated state instead of the environment's (tests). */
   sql?: Sql;
 }
@@ -128,7 +140,7 @@ export async function runStateCommand<C extends { command: string }>(argv: strin
     try {
       return await spec.run(sql, cmd);
     } catch (err) {
-      const code = err instanceof UsageError ? 2 : spec.exitCodeOf(err);
+      const code = err instanceof UsageError ? 2 : err instanceof OperatorError ? (err.code === 'invalid' ? 2 : 1) : spec.exitCodeOf?.(err) ?? null;
       if (code === null) throw err;
       io.err(`${spec.prog}: ${(err as Error).message}`);
       return code;

@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
-import { createCredentialRepository, CredentialError, type CredentialRepository } from './credentials.ts';
+import { createCredentialRepository, type CredentialRepository } from './credentials.ts';
 
 export const USAGE = `Usage:
   listing credentials create --boards SLUG[,SLUG...] [--label TEXT]
@@ -99,7 +99,6 @@ export function main(argv: string[], io: CliIO): Promise<number> {
     usage: USAGE,
     parse,
     run: (sql, { command, args, values }) => run(createCredentialRepository(sql), command, args, values, io),
-    exitCodeOf: (err) => (err instanceof CredentialError ? (err.code === 'invalid' ? 2 : 1) : null),
   });
 }
 

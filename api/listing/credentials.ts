@@ -4,6 +4,7 @@
  * The token is compared in constant time.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { OperatorError } from '../core/cli.ts';
 import type { Sql } from '../core/state/sql.ts';
 
 export interface BoardRef { id: number; slug: string }
@@ -17,12 +18,8 @@ export interface Credential {
   disabled_at: Date | null;
 }
 
-export class CredentialError extends Error {
-  constructor(message: string, readonly code: 'invalid' | 'not_found') {
-    super(message);
-    this.name = 'CredentialError';
-  }
-}
+/** An operator's mistake about listing credentials (api/core/cli.ts OperatorError). */
+export class CredentialError extends OperatorError {}
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 function random62(length: number): string {

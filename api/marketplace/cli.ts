@@ -325,7 +325,6 @@ export function main(argv: string[], io: CliIO, opts: { clock?: Clock; sql?: Sql
     usage: USAGE,
     parse,
     run: (sql, { command, arg, values }) => run(sql, clock, command, arg, values, io),
-    exitCodeOf: (err) => (err instanceof OperatorError ? (err.code === 'invalid' ? 2 : 1) : null),
     sql: opts.sql,
   });
 }

@@ -1,4 +1,7 @@
 import { echoable } from '../../schemas/inputs.ts';
+import { OperatorError } from '../core/cli.ts';
+/** A mistake in an operator command (CLI): the one class of api/core/cli.ts. */
+export { OperatorError };
 import { MARKET_ERROR_STATUS, type MarketErrorCode } from '../../schemas/marketplace.ts';
 
 /** A failure a marketplace client or operator is told about, with a stable code and status. */
@@ -29,13 +32,3 @@ export function explainConstraint(err: unknown, what: string): never {
   throw err;
 }
 
-/** A mistake in an operator command (CLI): invalid input, unknown record or duplicate. */
-export class OperatorError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'invalid' | 'not_found' | 'conflict',
-  ) {
-    super(message);
-    this.name = 'OperatorError';
-  }
-}

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { CLIENT_TYPES, type ClientType } from '../../schemas/signin.ts';
 import { fmtDate, runIfEntryPoint, runStateCommand, table, UsageError, type CliIO } from '../core/cli.ts';
-import { ClientError, createClientRepository, type ClientRepository } from './clients.ts';
+import { createClientRepository, type ClientRepository } from './clients.ts';
 
 export const USAGE = `Usage:
   signin clients create --name NAME --redirect-uri URI [--redirect-uri URI ...] --type confidential|public
@@ -128,7 +128,6 @@ export function main(argv: string[], io: CliIO): Promise<number> {
     usage: USAGE,
     parse,
     run: (sql, { command, args, values }) => run(createClientRepository(sql), command, args, values, io),
-    exitCodeOf: (err) => (err instanceof ClientError ? (err.code === 'invalid' ? 2 : 1) : null),
   });
 }
 

@@ -9,17 +9,11 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ClientInput, type ClientType } from '../../schemas/signin.ts';
+import { OperatorError } from '../core/cli.ts';
 import type { Sql } from '../core/state/sql.ts';
 
-export class ClientError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'invalid' | 'not_found',
-  ) {
-    super(message);
-    this.name = 'ClientError';
-  }
-}
+/** An operator's mistake about a sign-in client (api/core/cli.ts OperatorError). */
+export class ClientError extends OperatorError {}
 
 export interface RegisteredClient {
   client_id: string;
