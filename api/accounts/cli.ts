@@ -16,8 +16,7 @@
  * generated and printed once.
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO, parseCommandLine } from '../core/cli.ts';
 import { AccountError, createAccountRepository, type AccountRepository } from './accounts.ts';
 
 export const USAGE = `Usage:
@@ -77,12 +76,7 @@ const REQUIRED: Record<string, (keyof typeof OPTIONS)[]> = {
 };
 
 function parse(argv: string[]): { command: string; args: string[]; values: Values } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
   const values = parsed.values as Values;
   const [resource, verb, ...args] = parsed.positionals;
   if (resource === undefined || resource === 'help' || (values.help && verb === undefined))

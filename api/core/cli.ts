@@ -4,6 +4,7 @@
  * embedded store's lock reported clearly instead of corrupting it.
  */
 import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { openState, StateLockedError, type Sql } from './state/sql.ts';
 import { migrate } from './state/migrations.ts';
 
@@ -27,6 +28,18 @@ export class OperatorError extends Error {
   constructor(message: string, readonly code: 'invalid' | 'not_found' | 'conflict') {
     super(message);
     this.name = new.target.name;
+  }
+}
+
+/**
+ * The one argument parser of the operator commands: node's parseArgs (strict, positionals
+ * allowed), its refusals as UsageError; each command then checks its own verbs and options.
+ */
+export function parseCommandLine<O extends ParseArgsConfig['options']>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
 }
 

@@ -9,8 +9,7 @@
  *
  * The apiKey and apiToken are printed once, at creation; only their hashes are stored.
  */
-import { parseArgs } from 'node:util';
-import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO, parseCommandLine } from '../core/cli.ts';
 import { createCredentialRepository, type CredentialRepository } from './credentials.ts';
 
 export const USAGE = `Usage:
@@ -39,12 +38,7 @@ const COMMANDS: Record<string, { options: (keyof Values)[]; required: (keyof Val
 };
 
 function parse(argv: string[]): { command: string; args: string[]; values: Values } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
   const values = parsed.values as Values;
   const [resource, verb, ...args] = parsed.positionals;
   if (resource === undefined || resource === 'help' || (values.help && verb === undefined)) return { command: 'help', args: [], values };

@@ -5,9 +5,8 @@
  *
  *   npm run marketplace -- help
  */
-import { parseArgs } from 'node:util';
 import { systemClock, type Clock } from '../core/clock.ts';
-import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, splitList, table, UsageError, type CliIO, parseCommandLine } from '../core/cli.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { activeAuthorizations } from './authorizations.ts';
 import { createCatalog, type AccessLevel } from './catalog.ts';
@@ -113,12 +112,7 @@ const COMMANDS: Record<string, { allowed: Opt[]; required?: Opt[]; arg?: string 
 };
 
 function parse(argv: string[]): { command: string; arg: string | undefined; values: Values } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
   const values = parsed.values as Values;
   const words = parsed.positionals;
   if (words.length === 0 || words[0] === 'help' || (values.help && words.length <= 1)) return { command: 'help', arg: undefined, values };

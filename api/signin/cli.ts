@@ -10,9 +10,8 @@
  * A confidential client's secret is printed once and stored only as a hash.
  * Revoking a client also removes every grant, code and token issued to it.
  */
-import { parseArgs } from 'node:util';
 import { CLIENT_TYPES, type ClientType } from '../../schemas/signin.ts';
-import { fmtDate, runIfEntryPoint, runStateCommand, table, UsageError, type CliIO } from '../core/cli.ts';
+import { fmtDate, runIfEntryPoint, runStateCommand, table, UsageError, type CliIO, parseCommandLine } from '../core/cli.ts';
 import { createClientRepository, type ClientRepository } from './clients.ts';
 
 export const USAGE = `Usage:
@@ -52,12 +51,7 @@ const ALLOWED: Record<string, (keyof Values)[]> = {
 };
 
 function parse(argv: string[]): { command: string; args: string[]; values: Values } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
   const values = parsed.values as Values;
   const [resource, verb, ...args] = parsed.positionals;
   if (resource === undefined || resource === 'help' || (values.help && verb === undefined)) return { command: 'help', args: [], values };

@@ -9,8 +9,7 @@
  * (DATA_DIR defaults to ./data). Exit codes: 0 ok, 1 failure, 2 bad usage or
  * embedded state held by another process.
  */
-import { parseArgs } from 'node:util';
-import { fmtDate, runIfEntryPoint, splitList, table, UsageError, withState, type CliIO } from '../cli.ts';
+import { fmtDate, runIfEntryPoint, splitList, table, UsageError, withState, type CliIO, parseCommandLine } from '../cli.ts';
 import {
   AmbiguousKeyError,
   COUNTRIES,
@@ -50,24 +49,14 @@ function agencyId(value: string): number {
 
 /** Parses argv (without node and script); throws UsageError. */
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        countries: { type: 'string' },
-        domains: { type: 'string' },
-        sandbox: { type: 'boolean' },
-        label: { type: 'string' },
-        agency: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const parsed = parseCommandLine(argv, {
+    countries: { type: 'string' },
+    domains: { type: 'string' },
+    sandbox: { type: 'boolean' },
+    label: { type: 'string' },
+    agency: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help && command === undefined) return { command: 'help' as const };
