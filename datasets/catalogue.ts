@@ -4,6 +4,7 @@ import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
+import { rentsSource } from './fr/rents/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -14,7 +15,7 @@ export type { Source } from './source.ts';
 
 /** Every source the platform knows, by id. */
 export const SOURCES: readonly Source[] = [
-  banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
+  banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource, rentsSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
 ];

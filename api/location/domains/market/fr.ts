@@ -13,6 +13,7 @@ import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
 import { isStale, updatedOn } from './freshness.ts';
 import { finestReliable, indicatorWindow, MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
 import { salesAround, type NearbySaleRow } from './sales-nearby.ts';
+import { rentEstimate } from './fr-rents.ts';
 
 export interface MarketDeps { warehouse: Warehouse; manifests: Manifests; clock: Clock }
 export interface MarketQuery {
@@ -24,11 +25,11 @@ export interface MarketQuery {
 export const SALES_RADIUS_M = 500;
 /** Sales kept in a report's list; the market sales route serves them all, paginated. */
 export const REPORT_ITEMS = 10;
-const PENDING = ['rent_estimate', 'gross_yield', 'regulation', 'permits_nearby'] as const;
-const PENDING_WARNING: Warning = { domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: their sources (rents, housing regulation, planning permits) are not ingested yet` };
+const PENDING = ['gross_yield', 'regulation', 'permits_nearby'] as const;
+const PENDING_WARNING: Warning = { domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: the gross yield is not computed yet, and the housing regulation and planning permits are not ingested yet` };
 
 function empty(status: FrMarket['status'], reason: 'not_covered' | 'unavailable'): FrMarket {
-  const missing: Missing = Object.fromEntries(['sales_nearby', 'price_trend', ...PENDING].map((f) => [f, reason]));
+  const missing: Missing = Object.fromEntries(['sales_nearby', 'price_trend', 'rent_estimate', ...PENDING].map((f) => [f, reason]));
   return { status, sales_nearby: null, price_trend: null, rent_estimate: null, gross_yield: null, regulation: null, permits_nearby: null, missing };
 }
 
@@ -69,16 +70,22 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   const { warehouse } = deps;
   // Only the sales are unpublished there (spec 2.5); the other parts answer as elsewhere in France.
   if (notCovered(q.zones)) {
+    const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale);
+    const missing: Missing = { sales_nearby: 'not_covered', price_trend: 'not_covered', ...rent.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
     return {
-      market: { ...empty('partial', 'unavailable'), missing: { ...empty('partial', 'unavailable').missing, sales_nearby: 'not_covered', price_trend: 'not_covered' } },
+      market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, missing },
       warnings: [
         { domain: 'market', code: 'not_covered', message: 'property sales are not published in Alsace-Moselle (57, 67, 68) and Mayotte (976): sales_nearby and price_trend are null' },
-        PENDING_WARNING,
+        ...rent.warnings, PENDING_WARNING,
       ],
     };
   }
   if (!warehouse.has('fr', 'sales') || !warehouse.has('fr', 'market_indicators')) {
-    return { market: empty('unavailable', 'unavailable'), warnings: [{ domain: 'market', code: 'data_unavailable', message: 'property sales (DVF) are not ingested on this service yet' }] };
+    const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale);
+    const sales: Warning = { domain: 'market', code: 'data_unavailable', message: 'property sales (DVF) are not ingested on this service yet' };
+    if (!rent.value) return { market: empty('unavailable', 'unavailable'), warnings: [sales] };
+    const missing: Missing = { sales_nearby: 'unavailable', price_trend: 'unavailable', ...rent.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
+    return { market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, missing }, warnings: [sales, ...rent.warnings, PENDING_WARNING] };
   }
   const manifest = await deps.manifests.get('fr');
   const updated = updatedOn(manifest, 'market_indicators') ?? deps.clock.now().toISOString().slice(0, 10);
@@ -112,15 +119,17 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   const trend = priceTrend(rows, zones, type, q.locale);
   if (!trend) missing.price_trend = 'insufficient_sample';
   for (const f of PENDING) missing[f] = 'unavailable';
+  const rent = await rentEstimate(deps, q.zones, type, q.locale);
+  Object.assign(missing, rent.missing);
 
   const count = q.propertyType ? (around?.count ?? 0) : stats.reduce((n, s) => n + s.count, 0);
   return {
     market: {
       status: 'partial',
       sales_nearby: { count, median_price_per_m2: chosen?.build() ?? null, items: items.map((r) => saleItem(r, q.parcelId, q.locale)) },
-      price_trend: trend, rent_estimate: null, gross_yield: null, regulation: null, permits_nearby: null, missing,
+      price_trend: trend, rent_estimate: rent.value, gross_yield: null, regulation: null, permits_nearby: null, missing,
     },
-    warnings: [PENDING_WARNING],
+    warnings: [...rent.warnings, PENDING_WARNING],
   };
 }
 
