@@ -16,6 +16,9 @@ import type { AnyRoute } from './core/routes.ts';
 import type { Warehouse } from './core/warehouse.ts';
 import type { Geocoder } from './location/geocoder/index.ts';
 import { locationPlugin } from './location/plugin.ts';
+import { locationReady, tableFigures } from './location/ready.ts';
+import { installOps } from './core/ops.ts';
+import compress from '@fastify/compress';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
 import { docsPage } from './core/docs-page.ts';
@@ -121,6 +124,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.is404 && deps.signin && ownsSigninUrl(request.url)) return sendSigninNotFound(request, reply);
   });
   installErrorHandlers(app, deps.clock);
+  // gzip or br when the client accepts it (the OpenAPI document is hundreds of kB, reports tens).
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await installOps(app, { ready: () => locationReady(deps.warehouse), tables: () => tableFigures(deps.manifests) });
   installGuard(app, { keys: deps.keys, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
 
   const routes: AnyRoute[] = [];
@@ -166,6 +172,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const document = openApiDocument(routes, { version: API_VERSION }, listingRoutes ? [listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET)] : []);
   app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);
   app.get('/docs', { config: { policy: { auth: false, units: 0 } } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(document)));
-  app.get('/health', { config: { policy: { auth: false, units: 0 } } }, async () => ({ status: 'ok' }));
   return app;
 }

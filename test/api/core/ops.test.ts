@@ -1,0 +1,47 @@
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressIndexReady } from '../../../api/location/search/address-index.ts';
+import { zoneIndexReady } from '../../../api/location/zones/zone-index.ts';
+import { buildFixtureData } from '../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+
+// What an operator's load balancer and Prometheus read (issue 19): liveness, readiness, metrics, compression.
+let t: TestApp;
+beforeAll(async () => { t = await buildTestApp(await buildFixtureData()); });
+afterAll(async () => { await t?.close(); });
+
+describe('operations routes', () => {
+  it('answers /health at once, and /ready 200 once the in-memory indexes are built', async () => {
+    expect((await t.app.inject('/health')).json()).toEqual({ status: 'ok' });
+    // Lookups start the builds; readiness follows them.
+    await t.app.inject({ method: 'GET', url: '/api/v1/fr/location?lat=48.86305&lng=2.36196', headers: { authorization: `Bearer ${t.key}` } });
+    await Promise.all([addressIndexReady(t.warehouse, 'fr'), zoneIndexReady(t.warehouse, 'fr')]);
+    const ready = await t.app.inject('/ready');
+    expect(ready.statusCode, ready.body).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', waiting: [] });
+  });
+
+  it('serves Prometheus metrics: requests per route pattern and status, latency, table rows', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/v1/fr/location?lat=48.86305&lng=2.36196', headers: { authorization: `Bearer ${t.key}` } });
+    await t.app.inject({ method: 'GET', url: '/api/v1/fr/location?lat=999&lng=2.36', headers: { authorization: `Bearer ${t.key}` } });
+    const res = await t.app.inject('/metrics');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/fr\/location",status="200"\} [1-9]/);
+    expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/fr\/location",status="400"\} 1/);
+    expect(res.body).toMatch(/http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/v1\/fr\/location"\}/);
+    expect(res.body).toMatch(/table_rows\{country="fr",table="addresses"\} [1-9]/);
+    // Never the raw URL: query strings stay out of the label set.
+    expect(res.body).not.toContain('lat=');
+  });
+
+  it('compresses large answers for clients that accept it, and not for the others', async () => {
+    const zipped = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const document = JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'));
+    expect(document.openapi).toBe('3.1.0');
+    const plain = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toEqual(document);
+  });
+});
