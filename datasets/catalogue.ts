@@ -8,6 +8,7 @@ import { rentsSource } from './fr/rents/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
+import { cmhcSource } from './ca/cmhc/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
 import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
 
@@ -17,7 +18,7 @@ export type { Source } from './source.ts';
 export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource, rentsSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
-  statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
+  statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource, cmhcSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

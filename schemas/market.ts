@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type CodeCatalogue, IsoDate, enumOf } from './common.ts';
 import { DomainStatus, Missing } from './domain.ts';
-import { Amount, Measure, Series } from './measure.ts';
+import { Amount, Breakdown, Measure, Series } from './measure.ts';
 
 /** Property types of a sale (spec 2.9 items[].type) with their labels. */
 export const SALE_TYPES = {
@@ -64,3 +64,22 @@ export const FrZoneMarket = z.object({
   missing: Missing,
 });
 export type FrZoneMarket = z.infer<typeof FrZoneMarket>;
+
+/** Quebec data.market (spec 2.9, Canada): rents and vacancy of the rental-survey neighbourhood; the roll's figures to come. */
+export const CaMarket = z.object({
+  status: DomainStatus,
+  registered_sales: z.object({ count: Measure, change: Measure.nullable(), by_price_band: Breakdown.nullable() }).nullable(),
+  assessed_values: z.object({ average_single_family: Measure.nullable(), average_per_dwelling: Measure.nullable(), market_factor: Measure.nullable() }).nullable(),
+  average_rent: z.object({
+    studio: Measure.nullable(), one_bedroom: Measure.nullable(), two_bedrooms: Measure.nullable(), three_bedrooms_plus: Measure.nullable(),
+  }).nullable().describe("CMHC's October survey, CAD/month, of the point's rental-survey neighbourhood"),
+  gross_yield: Measure.nullable(),
+  property_tax: z.object({
+    rates: z.object({ residential: Measure.nullable() }),
+    estimate: z.object({ value: z.number(), unit: z.literal('CAD/year'), property_id: z.string(), excludes: z.array(z.string()) }).nullable(),
+  }),
+  rental_vacancy: Measure.nullable().describe('vacancy rate of all bedroom types, %'),
+  permits_nearby: z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) }).nullable(),
+  missing: Missing,
+});
+export type CaMarket = z.infer<typeof CaMarket>;

@@ -31,6 +31,18 @@ export const MARKET_FIELDS: FieldDef[] = [
     definition: { fr: "Permis autour du point (Sitadel): source non encore intégrée.", en: 'Permits around the point (Sitadel): source not ingested yet.' } },
 ];
 
+const CMHC = ['ca.cmhc'];
+const SURVEY = {
+  fr: "Enquête sur les logements locatifs de la SCHL (octobre), quartier d'enquête du point; fiabilité selon les lettres de la SCHL (a excellente et b très bonne: high, c bonne: medium, d passable: low); ** (confidentiel ou non fiable): non servi (suppressed).",
+  en: "CMHC Rental Market Survey (October), the point's rental-survey neighbourhood; reliability from CMHC's letters (a excellent and b very good: high, c good: medium, d poor: low); ** (confidential or unreliable): not served (suppressed).",
+};
+MARKET_FIELDS.push(
+  { id: 'market.average_rent', domain: 'market', label: { fr: 'Loyer moyen', en: 'Average rent' }, unit: 'CAD/month', sources: CMHC, table: 'zone_values', countries: ['ca'],
+    definition: { fr: `Loyer mensuel moyen des appartements d'initiative privée par nombre de chambres (studio, one_bedroom, two_bedrooms, three_bedrooms_plus). ${SURVEY.fr}`, en: `Average monthly rent of private apartments by bedroom type (studio, one_bedroom, two_bedrooms, three_bedrooms_plus). ${SURVEY.en}` } },
+  { id: 'market.rental_vacancy', domain: 'market', label: { fr: "Taux d'inoccupation", en: 'Vacancy rate' }, unit: '%', sources: CMHC, table: 'zone_values', countries: ['ca'],
+    definition: { fr: `Part des logements locatifs vacants, tous nombres de chambres. ${SURVEY.fr}`, en: `Share of vacant rental units, all bedroom types. ${SURVEY.en}` } },
+);
+
 export function definitionOf(id: string, locale: 'fr' | 'en'): string {
   return MARKET_FIELDS.find((f) => f.id === id)!.definition[locale];
 }

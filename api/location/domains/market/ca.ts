@@ -1,0 +1,56 @@
+import type { Locale } from '../../../../schemas/common.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { CaMarket } from '../../../../schemas/market.ts';
+import type { Measure } from '../../../../schemas/measure.ts';
+import type { Zone } from '../../../../schemas/zone.ts';
+import { finestValue, measureOf, updatedOnOf, valuesOfZones } from '../../kinds/zone-values.ts';
+import type { LocationRouteDeps, Resolved, Resolver, ZoneResolver } from '../types.ts';
+import { definitionOf } from './fields.ts';
+
+const TABLE = 'zone_values';
+const ROOMS = ['studio', 'one_bedroom', 'two_bedrooms', 'three_bedrooms_plus'] as const;
+/** Fields whose sources (the assessment roll, registered sales, permits) are not ingested yet. */
+const PENDING = ['registered_sales', 'assessed_values', 'gross_yield', 'property_tax.rates.residential', 'property_tax.estimate', 'permits_nearby'] as const;
+
+/**
+ * Quebec's market over the given zones (the point's rental-survey neighbourhood; a zone route's
+ * own zone): CMHC's average rents by bedroom type and the vacancy rate. A zone never gets another
+ * zone's value.
+ */
+async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Locale, outsideSurvey: 'not_covered' | 'not_applicable'): Promise<Resolved> {
+  const missing: Missing = Object.fromEntries(PENDING.map((f) => [f, 'unavailable']));
+  const warnings: Warning[] = [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: the assessment roll's figures, registered sales and permits are not ingested yet` }];
+  const value: CaMarket = {
+    status: 'partial', registered_sales: null, assessed_values: null, average_rent: null, gross_yield: null,
+    property_tax: { rates: { residential: null }, estimate: null }, rental_vacancy: null, permits_nearby: null, missing,
+  };
+  const surveyZones = zones.filter((z) => z.level === 'rental_survey_area');
+  if (!deps.warehouse.has('ca', TABLE)) {
+    missing.average_rent = 'unavailable'; missing.rental_vacancy = 'unavailable';
+    warnings.push({ domain: 'market', code: 'data_unavailable', message: "CMHC's Rental Market Survey (ca.cmhc) is not ingested on this service yet" });
+    return { value: { ...value, status: 'unavailable' }, warnings };
+  }
+  if (surveyZones.length === 0) {
+    missing.average_rent = outsideSurvey; missing.rental_vacancy = outsideSurvey;
+    return { value, warnings };
+  }
+  const rows = await valuesOfZones(deps.warehouse, 'ca', TABLE, surveyZones, ['rent.average', 'rental.vacancy_rate']);
+  const manifest = await deps.manifests.get('ca');
+  const now = deps.clock.now();
+  const measure = (indicator: string, breakdown: string | null, field: string): Measure | null => {
+    const served = finestValue(rows, surveyZones, indicator, breakdown);
+    if (!served.value) { missing[field] = served.reason; return null; }
+    const zone = surveyZones.find((z) => z.code === served.value.code)!;
+    return measureOf(served.value, zone, definitionOf(`market.${field.split('.')[0]}`, locale), updatedOnOf(served.value, manifest, TABLE) ?? now.toISOString().slice(0, 10), now);
+  };
+  const rent = Object.fromEntries(ROOMS.map((r) => [r, measure('rent.average', r, `average_rent.${r}`)])) as NonNullable<CaMarket['average_rent']>;
+  value.average_rent = rent;
+  value.rental_vacancy = measure('rental.vacancy_rate', null, 'rental_vacancy');
+  return { value, warnings };
+}
+
+/** A point outside every surveyed neighbourhood: the survey publishes nothing there. */
+export const caMarketResolver: Resolver = (deps, ctx) =>
+  caMarketOver(deps, [ctx.location.zones.rental_survey_area].filter((z): z is Zone => z !== null), ctx.locale, 'not_covered');
+/** A zone of another level: the survey's figures have no meaning there (they are published by neighbourhood). */
+export const caZoneMarketResolver: ZoneResolver = (deps, ctx) => caMarketOver(deps, [ctx.zone], ctx.locale, 'not_applicable');
