@@ -80,8 +80,10 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
     // Spelling variants: the closest street keys, within the place named when there is one.
     const near = await warehouse.query<{ street_key: string; sim: number }>(
       `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${streets}
-       WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2)) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
-      [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase()],
+       WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2))
+         AND ($3::VARCHAR IS NULL OR locality_key = $3 OR starts_with(locality_key, $3 || ' '))
+       GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC, street_key LIMIT 3`,
+      [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase(), q.city],
     );
     if (near.length === 0) return null;
     entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter((e) => streetAgrees(q, e));
@@ -174,4 +176,35 @@ export function haversineM(lat1: number, lng1: number, lat2: number, lng2: numbe
   const dLng = (lng2 - lng1) * rad;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
   return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Words at most that a locality's name takes at the end of a query. */
+const MAX_LOCALITY_WORDS = 5;
+
+/**
+ * A query naming neither postcode nor city by the parser's rules may still end with the name of
+ * a locality of the table ("909 3e Avenue Val-d'Or"). The last words are read as that locality
+ * when the words before them are one of its streets, or when the whole text is no street
+ * anywhere (so "rue de Paris" in Lyon stays a street). The parsed query comes back with its city
+ * set, so that a street of another locality cannot answer it; `locality` says whether it was.
+ */
+export async function withTrailingLocality(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<{ q: ParsedAddress; locality: boolean }> {
+  if (q.city !== null || q.postcode !== null || !q.street || !warehouse.has(country, 'streets')) return { q, locality: false };
+  const words = q.street.split(' ');
+  const splits: { city: string; street: string }[] = [];
+  for (let k = Math.min(MAX_LOCALITY_WORDS, words.length - 1); k >= 1; k--) splits.push({ city: words.slice(-k).join(' '), street: words.slice(0, -k).join(' ') });
+  if (splits.length === 0) return { q, locality: false };
+  const streets = `${country}_streets`;
+  const known = new Set((await warehouse.query<{ locality_key: string }>(
+    `SELECT DISTINCT locality_key FROM ${streets} WHERE locality_key IN (${splits.map((_, i) => `$${i + 1}`).join(', ')})`, splits.map((s) => s.city),
+  )).map((r) => r.locality_key));
+  const named = splits.filter((s) => known.has(s.city) && streetKey(s.street) !== '');
+  if (named.length === 0) return { q, locality: false };
+  for (const s of named) {
+    const here = await warehouse.query(`SELECT 1 FROM ${streets} WHERE street_key = $1 AND locality_key = $2 LIMIT 1`, [streetKey(s.street), s.city]);
+    if (here.length > 0) return { q: { ...q, street: s.street, city: s.city }, locality: true };
+  }
+  const whole = await warehouse.query(`SELECT 1 FROM ${streets} WHERE street_key = $1 LIMIT 1`, [streetKey(q.street)]);
+  if (whole.length > 0) return { q, locality: false };
+  return { q: { ...q, street: named[0]!.street, city: named[0]!.city }, locality: true };
 }

@@ -6,7 +6,8 @@ import type { Clock } from '../../core/clock.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { normalizeRep, normalizeText, parseAddressQuery, type ParsedAddress } from '../address/index.ts';
 import type { Geocoder } from '../geocoder/index.ts';
-import { findLocality, findStreet, type OfficialAddress } from './official.ts';
+import { findLocality, findStreet, withTrailingLocality, type OfficialAddress } from './official.ts';
+import { localityKey } from '../../../schemas/tables/address-key.ts';
 import type { ResolvedAddresses } from './resolved.ts';
 
 export interface AddressSearchDeps {
@@ -87,6 +88,9 @@ function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: stri
   };
 }
 
+/** A locality key is the one asked, or one of its parts ("paris 13e arrondissement" for "paris"). */
+const sameLocality = (key: string, asked: string) => key === asked || key.startsWith(`${asked} `);
+
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
@@ -95,7 +99,9 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  * Returns null when nothing knows the address (404 address_not_found).
  */
 export async function searchAddress(deps: AddressSearchDeps, country: Country, query: string, locale: Locale): Promise<FoundAddress | null> {
-  const q = parseAddressQuery(query, { country });
+  // A locality of the table named at the end of the query restricts the search to it: a street
+  // of another locality never answers (a wrong answer never beats "not found").
+  const { q, locality: localityNamed } = await withTrailingLocality(deps.warehouse, country, parseAddressQuery(query, { country }));
   const street = await findStreet(deps.warehouse, country, q);
   if (street && (q.number === null || street.candidates.some((c) => c.number === q.number))) {
     return fromStreet(q, street.candidates, query, street.streetScore, locale);
@@ -115,7 +121,8 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
     const answer = await deps.geocoder.search(query, { limit: MAX_ALTERNATIVES + 1, postcode: q.postcode ?? undefined });
     if (Array.isArray(answer)) {
       // The geocoder answers for any country: keep what lies in the one asked (checked by the caller's coverage test).
-      const best = answer[0];
+      // When the query named a locality of the table, an answer placed in another one is dropped.
+      const best = answer.find((a) => !localityNamed || !a.city || sameLocality(localityKey(a.city), q.city!));
       if (best && (best.precision === 'address' || !street)) {
         const found: FoundAddress = {
           latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null,
