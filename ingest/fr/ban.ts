@@ -170,6 +170,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput, format: Ad
     // commune nouvelle's file replaces the addresses of the communes merged into it).
     await c.run(`CREATE TEMP TABLE covered AS SELECT code_insee AS commune FROM raw WHERE ok UNION SELECT former_commune FROM raw WHERE ok AND former_commune IS NOT NULL`);
     const publishedFiles = publishedPartitions(ctx.dataDir, 'fr', 'addresses');
+    if (format.columns.code_postal === null) await postcodesFromPublished(c, departments.map((d) => publishedFiles.get(banPartition(d))).filter((f): f is string => f !== undefined));
     const kept = Object.keys(columns).join(', ');
     for (const department of departments) {
       const partition = banPartition(department);
@@ -200,6 +201,19 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput, format: Ad
     await stage.close().catch(() => {});
     throw e;
   }
+}
+
+/**
+ * A format without postcodes (the BAL) takes them from the addresses it replaces: the postcode of
+ * the same id (the BAN's id is the BAL's cle_interop), else the commune's when it has only one.
+ */
+async function postcodesFromPublished(c: Stage['connection'], files: string[]): Promise<void> {
+  if (files.length === 0) return;
+  await c.run(`CREATE TEMP TABLE known_postcodes AS SELECT id, postcode, locality_code FROM read_parquet([${files.map(q).join(', ')}], union_by_name = true)
+    WHERE postcode IS NOT NULL AND locality_code IN (SELECT DISTINCT code_insee FROM raw)`);
+  await c.run(`UPDATE raw SET code_postal = p.postcode FROM (SELECT id, min(postcode) AS postcode FROM known_postcodes GROUP BY id) p WHERE raw.id = p.id AND raw.code_postal IS NULL`);
+  await c.run(`UPDATE raw SET code_postal = p.postcode FROM (SELECT locality_code, min(postcode) AS postcode FROM known_postcodes GROUP BY locality_code HAVING count(DISTINCT postcode) = 1) p
+    WHERE raw.code_insee = p.locality_code AND raw.code_postal IS NULL`);
 }
 
 /** The BAN columns the addresses table is made of, those BanRow checks (the others are not kept). */

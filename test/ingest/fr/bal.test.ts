@@ -36,7 +36,7 @@ describe('fr.bal: Base Adresse Locale of a commune', () => {
     const ban = join(dataDir, '..', 'adresses-54.csv');
     await writeFile(ban, [BAN_HEADER,
       banLine({ insee: '54999', fantoir: '0200', numero: 1, voie: 'Rue Joffre', cp: '54620', commune: 'Exemple-sur-Orne', lon: 5.9001, lat: 49.2001 }),
-      banLine({ insee: '54999', fantoir: '0200', numero: 5, voie: 'Rue Joffre', cp: '54620', commune: 'Exemple-sur-Orne', lon: 5.9005, lat: 49.2003 }),
+      banLine({ insee: '54999', fantoir: '0200', numero: 5, voie: 'Rue Joffre', cp: '54621', commune: 'Exemple-sur-Orne', lon: 5.9005, lat: 49.2003 }),
       banLine({ insee: '54998', fantoir: '0100', numero: 2, voie: 'Rue Haute', cp: '54620', commune: 'Voisin', lon: 5.95, lat: 49.21 }),
     ].join('\n') + '\n');
     const bal = join(dataDir, '..', 'bal-54999.csv');
@@ -44,9 +44,16 @@ describe('fr.bal: Base Adresse Locale of a commune', () => {
     await writeFile(bal, [BAL_14, balLine('54999_0200_00001', 'Rue Joffre', 1), balLine('54999_0200_00003', 'Rue Joffre', 3, 'bis')].join('\r\n') + '\r\n');
     await jobById('fr.ban')!.run(ctx, ['--input', ban]);
     await jobById('fr.bal')!.run(ctx, ['--input', bal]);
-    expect((await rows(dataDir)).map((r) => [r.id, r.source, r.rep])).toEqual([
-      ['54998_0100_00002', 'fr.ban', null], ['54999_0200_00001', 'fr.bal', null], ['54999_0200_00003', 'fr.bal', 'bis'],
+    // BAL has no postcode: each address takes the one the BAN gave its id, else the commune's only one
+    // (here the commune has two, 54620 and 54621: the new 3 bis has none).
+    expect((await rows(dataDir)).map((r) => [r.id, r.source, r.rep, r.postcode])).toEqual([
+      ['54998_0100_00002', 'fr.ban', null, '54620'], ['54999_0200_00001', 'fr.bal', null, '54620'], ['54999_0200_00003', 'fr.bal', 'bis', null],
     ]);
+    // Commune 54998 has one postcode in the BAN: a new address of its BAL takes it.
+    const voisin = join(dataDir, '..', 'bal-54998.csv');
+    await writeFile(voisin, [BAL_14, balLine('54998_0100_00004', 'Rue Haute', 4).replace(';54999;Exemple-sur-Orne;', ';54998;Voisin;')].join('\r\n') + '\r\n');
+    await jobById('fr.bal')!.run(ctx, ['--input', voisin]);
+    expect((await rows(dataDir)).filter((r) => r.locality_code === '54998').map((r) => [r.id, r.source, r.postcode])).toEqual([['54998_0100_00004', 'fr.bal', '54620']]);
     // A later BAN of the department takes the commune back: the latest ingest of a commune serves it.
     await jobById('fr.ban')!.run(ctx, ['--input', ban]);
     expect((await rows(dataDir)).map((r) => [r.id, r.source])).toEqual([
