@@ -202,17 +202,25 @@ export async function withTrailingLocality(warehouse: Warehouse, country: Countr
   const splits: { city: string; street: string }[] = [];
   for (let k = Math.min(MAX_LOCALITY_WORDS, words.length - 1); k >= 1; k--) splits.push({ city: words.slice(-k).join(' '), street: words.slice(0, -k).join(' ') });
   if (splits.length === 0) return { q, locality: false };
-  const streets = `${country}_streets`;
-  const known = new Set((await warehouse.query<{ locality_key: string }>(
-    `SELECT DISTINCT locality_key FROM ${streets} WHERE locality_key IN (${splits.map((_, i) => `$${i + 1}`).join(', ')})`, splits.map((s) => s.city),
-  )).map((r) => r.locality_key));
-  const named = splits.filter((s) => known.has(s.city) && streetKey(s.street) !== '');
+  // One scan of the streets table answers the three questions: which of the last words are a
+  // locality, which splits are a street of that locality, and whether the whole text is a street.
+  const cities = splits.map((s) => s.city);
+  const keys = splits.map((s) => streetKey(s.street));
+  const whole = streetKey(q.street);
+  const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
+  const inCities = `locality_key IN (${list(1, cities.length)})`;
+  const [found] = await warehouse.query<{ cities: string[] | null; pairs: string[] | null; whole: boolean | null }>(
+    `SELECT list(DISTINCT locality_key) FILTER (WHERE ${inCities}) AS cities,
+       list(DISTINCT locality_key || '|' || street_key) FILTER (WHERE ${inCities} AND street_key IN (${list(cities.length + 1, keys.length)})) AS pairs,
+       bool_or(street_key = $${cities.length + keys.length + 1}) AS whole
+     FROM ${country}_streets WHERE ${inCities} OR street_key = $${cities.length + keys.length + 1}`,
+    [...cities, ...keys, whole],
+  );
+  const known = new Set(found?.cities ?? []);
+  const pairs = new Set(found?.pairs ?? []);
+  const named = splits.filter((s, i) => known.has(s.city) && keys[i] !== '');
   if (named.length === 0) return { q, locality: false };
-  for (const s of named) {
-    const here = await warehouse.query(`SELECT 1 FROM ${streets} WHERE street_key = $1 AND locality_key = $2 LIMIT 1`, [streetKey(s.street), s.city]);
-    if (here.length > 0) return { q: { ...q, street: s.street, city: s.city }, locality: true };
-  }
-  const whole = await warehouse.query(`SELECT 1 FROM ${streets} WHERE street_key = $1 LIMIT 1`, [streetKey(q.street)]);
-  if (whole.length > 0) return { q, locality: false };
+  for (const s of named) if (pairs.has(`${s.city}|${streetKey(s.street)}`)) return { q: { ...q, street: s.street, city: s.city }, locality: true };
+  if (found?.whole) return { q, locality: false };
   return { q: { ...q, street: named[0]!.street, city: named[0]!.city }, locality: true };
 }
