@@ -6,6 +6,7 @@ import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
 import { rentsSource } from './fr/rents/source.ts';
 import type { Source } from './source.ts';
+import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
 import { cmhcSource } from './ca/cmhc/source.ts';
@@ -19,6 +20,7 @@ export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource, rentsSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource, cmhcSource,
+  balSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

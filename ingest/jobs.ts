@@ -15,6 +15,7 @@ import { filosofiJob } from './fr/filosofi.job.ts';
 import { rentsJob } from './fr/rents.job.ts';
 import { cmhcJob } from './ca/cmhc.job.ts';
 import { statbelIncomeJob } from './be/statbel-income.job.ts';
+import { balJob } from './fr/bal.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -22,6 +23,7 @@ export { UsageError } from './core/options.ts';
 /** Every job (each declared beside its code); `list` shows them in this order. */
 export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, rentsJob, cmhcJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
+  balJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -47,7 +47,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   } else {
     let found;
     try {
-      found = await searchAddress(deps, country, input.address, locale);
+      found = await searchAddress(deps, country, input.address, locale, input.search);
     } catch (e) {
       if (e instanceof GeocoderDownError) throw new ApiError('address_not_found', `address not found in the official addresses, and ${e.message}; resend with coordinates`, { address: input.address, geocoder: 'unavailable' });
       throw e;

@@ -4,6 +4,7 @@ import { Locale } from '../../schemas/common.ts';
 import { INT4, queryInt, storableText } from '../../schemas/inputs.ts';
 import type { ErrorCode } from '../../schemas/error.ts';
 import { ApiError, invalidParameter } from '../core/errors.ts';
+import type { AddressSearchOptions } from './search/search.ts';
 
 const coordinate = (name: string, min: number, max: number) =>
   z.string().trim().regex(/^[-+]?\d+(\.\d+)?$/, `${name} must be a decimal number`)
@@ -20,7 +21,25 @@ export const placeShape = {
 };
 export const PlaceQuery = z.strictObject(placeShape);
 
-export type PlaceInput = { kind: 'position'; lat: number; lng: number } | { kind: 'address'; address: string };
+/** Options of an address search on the location route (as API Adresse's `limit`, `postcode`, `citycode`). */
+export const addressSearchShape = {
+  limit: queryInt(INT4, { min: 1, max: 20 }).optional().describe('1 to 20: the best answer and up to limit - 1 ranked alternatives with their score (geocoding.alternatives); with address'),
+  postcode: z.string().trim().regex(/^[A-Za-z0-9]{3,4} ?[A-Za-z0-9]{0,3}$/, 'postcode must be a postal code (letters and digits)').optional()
+    .describe('only addresses of this postal code; with address'),
+  citycode: z.string().trim().regex(/^[0-9A-Za-z]{2,10}$/, 'citycode must be a commune or municipality code (letters and digits)').optional()
+    .describe('only addresses of this commune or municipality code (INSEE, NIS, geographic code); with address'),
+};
+export const LocationQuery = z.strictObject({ ...placeShape, ...addressSearchShape });
+
+/** The address search options of a query; refused with a position, which they do not apply to. */
+export function addressSearchOptions(q: { limit?: number; postcode?: string; citycode?: string }, input: PlaceInput): AddressSearchOptions {
+  for (const name of ['limit', 'postcode', 'citycode'] as const) {
+    if (q[name] !== undefined && input.kind !== 'address') throw invalidParameter(name, q[name], `${name} applies to an address search: send it with address, not with lat and lng`);
+  }
+  return { limit: q.limit, postcode: q.postcode?.toUpperCase(), citycode: q.citycode?.toUpperCase() };
+}
+
+export type PlaceInput = { kind: 'position'; lat: number; lng: number } | { kind: 'address'; address: string; search?: AddressSearchOptions };
 
 /** lat/lng together, or address, never both (spec 4: ambiguous_location). */
 export function placeInput(q: { lat?: number; lng?: number; address?: string }): PlaceInput {

@@ -13,6 +13,31 @@ import { publishedPartitions } from '../core/natural-key.ts';
 import type { SourceEntry } from '../core/job.ts';
 import { sha256InBackground } from '../core/file-hash.ts';
 import { BAN_HEADER, BanRow, banPosition } from './ban-row.ts';
+import type { Source } from '../../datasets/source.ts';
+
+/**
+ * A commune address file read as the BAN's: which of its columns hold the BAN columns the table
+ * is made of (fr.bal reads the BAL, whose `cle_interop` is the BAN's `id` of the same address).
+ */
+export interface AddressFileFormat {
+  job: string;
+  source: Source;
+  /** What the file is called in the refusal of a file lacking columns. */
+  title: string;
+  /** The file column of each BAN column (BanRow's, and the former commune); null when the format has none. */
+  columns: Record<BanColumn, string | null>;
+  /** Columns the file must have. */
+  required: readonly string[];
+  /** SQL over the mapped columns: rows that are not addresses (skipped and counted, not refused). */
+  skip?: string;
+}
+type BanColumn = keyof typeof BanRow.shape | 'code_insee_ancienne_commune';
+
+/** The BAN's own layout. */
+export const BAN_FORMAT: AddressFileFormat = {
+  job: 'fr.ban', source: banSource, title: 'a BAN adresses file', required: BAN_HEADER,
+  columns: Object.fromEntries([...Object.keys(BanRow.shape), 'code_insee_ancienne_commune'].map((c) => [c, c])) as Record<BanColumn, string>,
+};
 
 const q = quotedString;
 
@@ -69,17 +94,17 @@ function inputName(path: string): string {
  * Parquet files, TypeScript computes H3 cells, keys and (where lon/lat are missing) the
  * reprojection of x/y, vector by vector.
  */
-export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
+export async function ingestBanFile(ctx: JobContext, input: JobInput, format: AddressFileFormat = BAN_FORMAT): Promise<PartitionSummary[]> {
   const name = inputName(input.path);
   const header = await readCsvHeader(input.path, { separator: ';' });
-  const missing = BAN_HEADER.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not a BAN adresses file: missing columns ${missing.join(', ')}`);
+  const missing = format.required.filter((c) => !header.includes(c));
+  if (missing.length > 0) throw new Error(`not ${format.title}: missing columns ${missing.join(', ')}`);
   await cleanStaleTemporaries(ctx.dataDir, 'fr', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'fr', 'addresses', name, ctx.maxRejectShare);
   await rejects.init();
   const stage = await Stage.open(ctx.dataDir, `fr-addresses-${name}`);
   const c = stage.connection;
-  const progress = createProgress(`fr.ban ${name}`, await fileSize(input.path), ctx.progressOut);
+  const progress = createProgress(`${format.job} ${name}`, await fileSize(input.path), ctx.progressOut);
   const prepared: { partition: string; table: PreparedTable; previous: SourceEntry[] }[] = [];
   // The input's checksum (for the manifest) is computed beside the job, on another thread.
   const inputSha = input.sha256 ? Promise.resolve(input.sha256) : sha256InBackground(input.path);
@@ -95,17 +120,22 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     // The file is parsed once: the columns the table needs, and whether each row passes BanRow,
     // go to a temporary table (memory, spilling to the stage folder). Nothing is written yet.
     // Structurally broken lines (wrong number of fields...) are kept by DuckDB with their line number.
+    // The file's columns under the BAN's names (the BAN's own file: the same names).
+    const mapped = Object.entries(format.columns).map(([ban, file]) => `${file === null || !header.includes(file) ? 'NULL::VARCHAR' : `"${file.replace(/"/g, '""')}"`} AS ${ban}`).join(', ');
+    const skip = format.skip ? ` WHERE NOT coalesce(${format.skip}, false)` : '';
     await withProgress(c, progress, () => c.run(
-      `CREATE TEMP TABLE raw AS SELECT ${BAN_STAGED_COLUMNS.join(', ')}, nullif(code_insee_ancienne_commune, '') AS former_commune, (${BAN_ROW_SQL}) AS ok FROM ${source}`,
+      `CREATE TEMP TABLE raw AS SELECT ${BAN_STAGED_COLUMNS.join(', ')}, nullif(code_insee_ancienne_commune, '') AS former_commune, (${BAN_ROW_SQL}) AS ok FROM (SELECT ${mapped} FROM ${source})${skip}`,
     ));
+    const skipped = format.skip ? Number((await c.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM (SELECT ${mapped} FROM ${source}) WHERE coalesce(${format.skip}, false)`)).getRowObjectsJS()[0]!.n) : 0;
+    if (skipped > 0) ctx.log(`${format.job} ${name}: ${skipped} row(s) that are not addresses skipped`);
     const [{ total, bad }] = (await c.runAndReadAll(
       'SELECT count(*)::BIGINT AS total, count(*) FILTER (WHERE NOT ok)::BIGINT AS bad FROM raw',
     )).getRowObjectsJS() as [{ total: bigint; bad: bigint }];
     const structural = (await c.runAndReadAll('SELECT line::BIGINT AS line, arg_min(error_message, column_idx) AS error_message, any_value(csv_line) AS csv_line FROM csv_rejects GROUP BY line ORDER BY line')).getRowObjectsJS() as { line: bigint; error_message: string; csv_line: string }[];
     const refused = structural.map((r) => ({ line: Number(r.line), reason: firstLine(r.error_message), raw: r.csv_line as unknown }));
-    if (bad > 0n) refused.push(...await invalidRows(c, input.path));
+    if (bad > 0n) refused.push(...await invalidRows(c, input.path, format));
     for (const r of refused.sort((a, b) => a.line - b.line)) rejects.add(r.line, r.reason, r.raw);
-    const rows = Number(total) + structural.length;
+    const rows = Number(total) + structural.length + skipped;
     rejects.check(rows);
     await rejects.close();
     // lon/lat as published when both are there, else x/y reprojected (never one of each: BanRow
@@ -113,17 +143,17 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     const published = 'lon IS NOT NULL AND lat IS NOT NULL';
     const lng = `CASE WHEN ${published} THEN CAST(lon AS DOUBLE) ELSE wgs84_lng(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
     const lat = `CASE WHEN ${published} THEN CAST(lat AS DOUBLE) ELSE wgs84_lat(CAST(x AS DOUBLE), CAST(y AS DOUBLE), ${CRS_SQL}) END`;
-    // Columns computed before the sort (the label and the source are derived after it, so the
-    // sort does not carry them).
-    type Derived = 'label' | 'source';
+    // Columns computed before the sort (the label is derived after it, so the sort does not
+    // carry it). The source is carried: rows kept from the partition keep theirs (a BAL's
+    // commune stays fr.bal when the BAN of its department is ingested over the others).
+    type Derived = 'label';
     const columns: Record<Exclude<keyof typeof ADDRESS_COLUMNS, Derived>, string> = {
       id: 'id', cell: `h3_cell(${lat}, ${lng})`, longitude: lng, latitude: lat, number: 'CAST(numero AS INTEGER)', rep: 'rep',
       street: 'nom_voie', postcode: 'code_postal', locality_code: 'code_insee', locality_name: 'nom_commune',
-      street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles',
+      street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles', source: q(format.source.id),
     };
     const derived: Record<Derived, string> = {
       label: `concat_ws(' ', number::VARCHAR || coalesce(' ' || rep, ''), street, postcode, locality_name)`,
-      source: q(banSource.id),
     };
     const cast = (k: string, v: string) => `CAST(${v} AS ${ADDRESS_COLUMNS[k as keyof typeof ADDRESS_COLUMNS]}) AS ${k}`;
     // From the staged rows, DuckDB writes the sorted Parquet file; TypeScript computes per vector
@@ -140,6 +170,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     // commune nouvelle's file replaces the addresses of the communes merged into it).
     await c.run(`CREATE TEMP TABLE covered AS SELECT code_insee AS commune FROM raw WHERE ok UNION SELECT former_commune FROM raw WHERE ok AND former_commune IS NOT NULL`);
     const publishedFiles = publishedPartitions(ctx.dataDir, 'fr', 'addresses');
+    if (format.columns.code_postal === null) await postcodesFromPublished(c, departments.map((d) => publishedFiles.get(banPartition(d))).filter((f): f is string => f !== undefined));
     const kept = Object.keys(columns).join(', ');
     for (const department of departments) {
       const partition = banPartition(department);
@@ -152,7 +183,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
       const previous = keptRows > 0 ? (await partitionEntry(ctx.dataDir, 'fr', 'addresses', partition))?.sources ?? [] : [];
       prepared.push({ partition, table, previous });
     }
-    if (departments.length === 0) ctx.log(`fr.ban ${name}: no valid row, nothing published`);
+    if (departments.length === 0) ctx.log(`${format.job} ${name}: no valid row, nothing published`);
     progress.tick(rows);
     progress.done();
     await stage.close();
@@ -160,7 +191,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     const sha256 = await inputSha;
     while (prepared.length > 0) {
       const p = prepared[0]!;
-      out.push(...await publish(ctx, 'fr', 'fr.ban', banSource, { ...input, sha256 }, p.partition, [{ table: 'addresses', prepared: p.table }], rejects, { kept: p.previous, withdrawFrom: (other) => !BAN_PARTITION.test(other) }));
+      out.push(...await publish(ctx, 'fr', format.job, format.source, { ...input, sha256 }, p.partition, [{ table: 'addresses', prepared: p.table }], rejects, { kept: p.previous, withdrawFrom: (other) => !BAN_PARTITION.test(other) }));
       prepared.shift();
     }
     return out;
@@ -170,6 +201,19 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput): Promise<P
     await stage.close().catch(() => {});
     throw e;
   }
+}
+
+/**
+ * A format without postcodes (the BAL) takes them from the addresses it replaces: the postcode of
+ * the same id (the BAN's id is the BAL's cle_interop), else the commune's when it has only one.
+ */
+async function postcodesFromPublished(c: Stage['connection'], files: string[]): Promise<void> {
+  if (files.length === 0) return;
+  await c.run(`CREATE TEMP TABLE known_postcodes AS SELECT id, postcode, locality_code FROM read_parquet([${files.map(q).join(', ')}], union_by_name = true)
+    WHERE postcode IS NOT NULL AND locality_code IN (SELECT DISTINCT code_insee FROM raw)`);
+  await c.run(`UPDATE raw SET code_postal = p.postcode FROM (SELECT id, min(postcode) AS postcode FROM known_postcodes GROUP BY id) p WHERE raw.id = p.id AND raw.code_postal IS NULL`);
+  await c.run(`UPDATE raw SET code_postal = p.postcode FROM (SELECT locality_code, min(postcode) AS postcode FROM known_postcodes GROUP BY locality_code HAVING count(DISTINCT postcode) = 1) p
+    WHERE raw.code_insee = p.locality_code AND raw.code_postal IS NULL`);
 }
 
 /** The BAN columns the addresses table is made of, those BanRow checks (the others are not kept). */
@@ -189,7 +233,7 @@ function firstLine(s: string): string {
  * The rows the SQL check refused, judged by BanRow for their reason; their line numbers come
  * from one more streaming pass over the file, only when there are such rows.
  */
-async function invalidRows(c: Stage['connection'], path: string): Promise<{ line: number; reason: string; raw: unknown }[]> {
+async function invalidRows(c: Stage['connection'], path: string, format: AddressFileFormat): Promise<{ line: number; reason: string; raw: unknown }[]> {
   const out: { line: number; reason: string; raw: unknown }[] = [];
   const bad = (await c.runAndReadAll(`SELECT * EXCLUDE (ok, former_commune) FROM raw WHERE NOT ok`)).getRowObjectsJS() as Record<string, string | null>[];
   const wanted = new Map<string, Record<string, string>>();
@@ -197,15 +241,16 @@ async function invalidRows(c: Stage['connection'], path: string): Promise<{ line
     const record = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? '']));
     wanted.set(rowKey(record), record);
   }
-  for await (const { line, record, error } of readCsv(path, { separator: ';' })) {
+  for await (const { line, record: published, error } of readCsv(path, { separator: ';' })) {
     if (error) continue;
+    const record = Object.fromEntries(BAN_STAGED_COLUMNS.map((col) => { const f = format.columns[col as BanColumn]; return [col, f === null ? '' : published[f] ?? '']; }));
     const key = rowKey(record);
     const r = wanted.get(key);
     if (!r) continue;
     wanted.delete(key);
     const parsed = BanRow.safeParse(r);
     const reason = !parsed.success ? parsed.error.issues.map((i) => i.message).join('; ') : (() => { const p = banPosition(parsed.data); return typeof p === 'string' ? p : 'refused by the SQL form of the row schema'; })();
-    out.push({ line, reason, raw: record });
+    out.push({ line, reason, raw: published });
     if (wanted.size === 0) break;
   }
   return out;

@@ -14,7 +14,7 @@ export const genericAddressesJob = defineJob({
     country: option.oneOf('country', Country),
     input: option.path('FILE'),
     'locality-column': option.text('C'),
-    'address-column': column(), 'number-column': column(), 'street-column': column(),
+    'address-column': column(), 'number-column': column(), 'suffix-column': column(), 'street-column': column(),
     'lng-column': column(), 'lat-column': column(), 'x-column': column(), 'y-column': column(),
     crs: option.text('EPSG:NNNN').optional(),
     'id-column': column(), 'postcode-column': column(), 'locality-code-column': column(),
@@ -29,7 +29,7 @@ export const genericAddressesJob = defineJob({
   run: (ctx, o) => ingestGenericAddresses(ctx, {
     country: o.country, input: o.input, crs: o.crs, encoding: o.encoding, separator: o.separator, partition: o.partition,
     columns: {
-      id: o['id-column'], address: o['address-column'], number: o['number-column'], street: o['street-column'], postcode: o['postcode-column'],
+      id: o['id-column'], address: o['address-column'], number: o['number-column'], suffix: o['suffix-column'], street: o['street-column'], postcode: o['postcode-column'],
       locality: o['locality-column'], localityCode: o['locality-code-column'], lng: o['lng-column'], lat: o['lat-column'], x: o['x-column'], y: o['y-column'],
     },
   }),

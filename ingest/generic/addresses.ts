@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { Country } from '../../schemas/common.ts';
 import { ADDRESS_COLUMNS } from '../../schemas/tables/addresses.ts';
-import { localityKey, streetKey } from '../../schemas/tables/address-key.ts';
+import { ABBREVIATIONS_TYPE_POSITION, localityKey, streetKey } from '../../schemas/tables/address-key.ts';
 import { pointCellId } from '../core/point-cell.ts';
 import type { Source } from '../../datasets/source.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
@@ -18,6 +18,8 @@ export interface AddressColumns {
   /** "number, street" or "number street" in one column (as CITQ's ADR_CIVIQUE). */
   address?: string;
   number?: string;
+  /** A published suffix (bis, ter, a letter), when the producer has a column for it. */
+  suffix?: string;
   street?: string;
   postcode?: string;
   locality: string;
@@ -39,11 +41,37 @@ export interface GenericAddressesOptions {
   partition?: string;
 }
 
-/** "3101, boul. Édouard-Montpetit" or "3101 boul. Édouard-Montpetit" -> number, suffix, street. */
+/**
+ * "3101, boul. Édouard-Montpetit" or "3101 boul. Édouard-Montpetit" -> number, suffix, street.
+ * A suffix is bis, ter, quater or a single letter standing alone ("12 B", "12B"), never the
+ * start of a word ("1 Rue Joffre") nor an abbreviated street type ("12 r. du Parc", "12 r du
+ * Parc", "12 av. du Parc"). A range ("290-292, ch. du Lac") keeps its first number, as the
+ * query parser does.
+ */
 export function splitCivic(text: string): { number: number | null; rep: string | null; street: string } {
-  const m = /^\s*(\d{1,6})\s*([A-Za-z]{1,3}\b|bis|ter)?\s*,?\s*(.+)$/i.exec(text);
+  const m = /^\s*(\d{1,6})(?:\s*-\s*\d{1,6}[a-z]?(?=[\s,]))?(?:\s*-?\s*(bis|ter|quater|[a-z])(?=[\s,]|$))?\s*,?\s*(.*)$/i.exec(text);
   if (!m) return { number: null, rep: null, street: text.trim() };
-  return { number: Number(m[1]), rep: m[2] ? m[2].toLowerCase() : null, street: m[3]!.trim() };
+  let rep = m[2] ? m[2].toLowerCase() : null;
+  let street = m[3]!.trim();
+  // "12 r du Parc": a letter that abbreviates a street type, followed by the name, is the type.
+  if (rep && rep.length === 1 && Object.hasOwn(ABBREVIATIONS_TYPE_POSITION, rep) && /^[\p{L}\d]/u.test(street)) {
+    street = `${m[2]} ${street}`;
+    rep = null;
+  }
+  if (!street) return { number: null, rep: null, street: text.trim() };
+  return { number: Number(m[1]), rep, street };
+}
+
+/** A number column ("12", "12B", "12 bis") beside a street column. */
+function splitNumber(value: string, street: string): { number: number | null; rep: string | null; street: string } {
+  const m = /^\s*(\d{1,6})\s*-?\s*(bis|ter|quater|[a-z])?\s*$/i.exec(value);
+  return { number: m ? Number(m[1]) : null, rep: m?.[2] ? m[2].toLowerCase() : null, street };
+}
+
+/** A published suffix ("B", "bis", " b ") as stored: lower case, trimmed; null when empty. */
+export function publishedSuffix(value: string | undefined): string | null {
+  const v = (value ?? '').trim().toLowerCase();
+  return v === '' ? null : v;
 }
 
 const decimal = (label: string) => z.string().trim().min(1, `${label} empty`)
@@ -94,7 +122,11 @@ export async function ingestGenericAddresses(ctx: JobContext, o: GenericAddresse
       if (!parsed.success) { rejects.add(line, parsed.error.issues.map((i) => i.message).join('; '), record); continue; }
       const [lng, lat] = project(parsed.data.position);
       if (!(lng >= -180 && lng <= 180 && lat >= -90 && lat <= 90)) { rejects.add(line, 'position outside WGS84 bounds: wrong CRS?', record); continue; }
-      const { number, rep, street } = splitCivic(parsed.data.civic);
+      // Number and street published apart: the street is kept as published, the number column
+      // may hold an attached suffix ("12B").
+      const split = c.number && !c.address ? splitNumber(record[c.number]!, record[c.street!]!.trim()) : splitCivic(parsed.data.civic);
+      const { number, street } = split;
+      const rep = (c.suffix ? publishedSuffix(record[c.suffix]) : null) ?? split.rep;
       const postcode = c.postcode ? (record[c.postcode]!.trim() || null) : null;
       const locality = parsed.data.locality;
       const label = `${number ?? ''}${rep ? ` ${rep}` : ''} ${street} ${postcode ?? ''} ${locality}`.replace(/\s+/g, ' ').trim();

@@ -154,7 +154,23 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   'de', 'du', 'des', 'd', 'la', 'le', 'les', 'l', 'a', 'au', 'aux', 'et', 'en', 'sur', 'sous', 'lez',
 ]);
 
-/** Normalised, expanded tokens without linking words. */
+/**
+ * Ordinal numbers as streets are named in Quebec and Belgium ("1re Avenue", "3e Rue", "2ème",
+ * "1er", "4th", Dutch "1ste", "2de"): digits and one of these endings, normalised.
+ */
+const ORDINAL = /^(\d{1,4})(e|er|re|ere|eme|ieme|em|nd|rd|st|th|ste|de)$/;
+
+export function isOrdinal(token: string): boolean {
+  return ORDINAL.test(token);
+}
+
+/** One spelling of an ordinal in keys: "1re", "1ere", "1er", "1st" -> "1e". */
+function canonicalOrdinal(token: string): string {
+  const m = ORDINAL.exec(token);
+  return m ? `${m[1]}e` : token;
+}
+
+/** Normalised, expanded tokens without linking words; ordinals in one spelling. */
 export function significantTokens(text: string): string[] {
   const normalized = normalizeText(text);
   if (!normalized) return [];
@@ -163,7 +179,7 @@ export function significantTokens(text: string): string[] {
   for (let i = 0; i < tokens.length; i++) {
     // An expansion ("rond point", "zone industrielle") may hold several words.
     const expanded = expandToken(tokens[i]!, i === 0);
-    for (const t of expanded.includes(' ') ? expanded.split(' ') : [expanded]) if (!STOPWORDS.has(t)) out.push(t);
+    for (const t of expanded.includes(' ') ? expanded.split(' ') : [expanded]) if (!STOPWORDS.has(t)) out.push(/^\d/.test(t) ? canonicalOrdinal(t) : t);
   }
   return out;
 }

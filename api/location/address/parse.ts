@@ -24,6 +24,7 @@ import {
   STOPWORDS,
   expandAbbreviations,
   normalizeRep,
+  isOrdinal,
   normalizeText,
 } from '../../../schemas/tables/address-key.ts';
 import type { Country } from '../../../schemas/common.ts';
@@ -269,8 +270,10 @@ export function parseAddressQuery(q: string, opts: ParseOptions = {}): ParsedAdd
       rep = words[1];
       consumed = 2;
     }
-    // range "12-14 rue ..." → keep the first number
-    if (/^\d{1,5}[a-z]?$/.test(words[consumed] ?? '') && consumed + 1 < words.length) consumed++;
+    // range "12-14 rue ..." → keep the first number; a range rises and its second number is no
+    // ordinal: "909 3e Avenue" is 909 on 3e Avenue, "12 14e rue" 12 on 14e Rue.
+    const second = /^(\d{1,5})([a-z]?)$/.exec(words[consumed] ?? '');
+    if (second && Number(second[1]) > number && !isOrdinal(words[consumed]!) && consumed + 1 < words.length) consumed++;
     words = words.slice(consumed);
   } else {
     for (let i = words.length - 1; i >= 1; i--) {

@@ -63,28 +63,37 @@ export interface StreetMatch {
   candidates: OfficialAddress[];
   /** Similarity of the street name (1 = same key). */
   streetScore: number;
+  /** Match score of each candidate (street, locality, number agreement; 0-1), in their order. */
+  scores: number[];
 }
+
+/** Filters of an address query (the location route's `citycode`): the commune or municipality code. */
+export interface AddressFilters { citycode?: string; postcode?: string }
 
 /**
  * Official addresses of the street named in the query: same street key first, else the most
  * similar keys (DuckDB's Jaro-Winkler), restricted to the postcode or city when given.
  */
-export async function findStreet(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<StreetMatch | null> {
+export async function findStreet(warehouse: Warehouse, country: Country, q: ParsedAddress, filters: AddressFilters = {}): Promise<StreetMatch | null> {
+  const agrees = (e: StreetEntry) => streetAgrees(q, e) && (filters.citycode === undefined || e.locality_code === filters.citycode);
   if (!warehouse.has(country, 'streets') || !q.street) return null;
   const key = streetKey(q.street);
   if (!key) return null;
   const streets = `${country}_streets`;
-  let entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [key])).filter((e) => streetAgrees(q, e));
+  let entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [key])).filter(agrees);
   let streetScore = 1;
   if (entries.length === 0) {
     // Spelling variants: the closest street keys, within the place named when there is one.
     const near = await warehouse.query<{ street_key: string; sim: number }>(
       `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${streets}
-       WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2)) GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC LIMIT 3`,
-      [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase()],
+       WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2))
+         AND ($3::VARCHAR IS NULL OR locality_key = $3 OR starts_with(locality_key, $3 || ' '))
+         AND ($4::VARCHAR IS NULL OR locality_code = $4)
+       GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC, street_key LIMIT 3`,
+      [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase(), q.city, filters.citycode ?? null],
     );
     if (near.length === 0) return null;
-    entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter((e) => streetAgrees(q, e));
+    entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter(agrees);
     streetScore = near[0]!.sim;
   }
   if (entries.length === 0) return null;
@@ -99,13 +108,13 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
       [e.street_key, e.locality_code, e.locality_key],
     );
     // A row whose keys hold several languages is compared in the language that matched.
-    agreeing.push(...rows.map((r) => ({ ...r, locality_key: e.locality_key })));
+    agreeing.push(...rows.filter((r) => filters.postcode === undefined || (r.postcode !== null && samePostcode(r.postcode, filters.postcode))).map((r) => ({ ...r, locality_key: e.locality_key })));
   }
   // Each candidate scored once (a comparator would score it at every comparison: trigram
   // similarities, about 6 ms a query for one street's forty numbers).
   const scored = agreeing.map((a) => ({ a, score: scoreCandidate(q, { number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key }) }));
   scored.sort((x, y) => y.score - x.score || x.a.label.localeCompare(y.a.label));
-  return scored.length > 0 ? { candidates: scored.map((s) => s.a), streetScore } : null;
+  return scored.length > 0 ? { candidates: scored.map((s) => s.a), streetScore, scores: scored.map((s) => s.score) } : null;
 }
 
 /** A street of a locality in the `streets` memory table: its key, place, postcodes and cell envelope. */
@@ -126,13 +135,14 @@ function hasKey(column: string, param: string): string {
 const MAX_STREETS = 20;
 
 /** Addresses of a locality named alone (city or postcode), for a locality-level answer. */
-export async function findLocality(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<OfficialAddress[]> {
+export async function findLocality(warehouse: Warehouse, country: Country, q: ParsedAddress, filters: AddressFilters = {}): Promise<OfficialAddress[]> {
   if (!warehouse.has(country, 'addresses') || (!q.city && !q.postcode)) return [];
   return warehouse.query<OfficialAddress>(
     `SELECT ${COLUMNS} FROM ${country}_addresses
      WHERE ($1::VARCHAR IS NULL OR postcode = $1) AND ($2::VARCHAR IS NULL OR locality_key = $2 OR starts_with(locality_key, $2 || ' ') OR ${hasKey('locality_key', '$2')})
+       AND ($3::VARCHAR IS NULL OR locality_code = $3)
      LIMIT 20000`,
-    [q.postcode, q.city],
+    [q.postcode, q.city, filters.citycode ?? null],
   );
 }
 
@@ -174,4 +184,43 @@ export function haversineM(lat1: number, lng1: number, lat2: number, lng2: numbe
   const dLng = (lng2 - lng1) * rad;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
   return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Words at most that a locality's name takes at the end of a query. */
+const MAX_LOCALITY_WORDS = 5;
+
+/**
+ * A query naming neither postcode nor city by the parser's rules may still end with the name of
+ * a locality of the table ("909 3e Avenue Val-d'Or"). The last words are read as that locality
+ * when the words before them are one of its streets, or when the whole text is no street
+ * anywhere (so "rue de Paris" in Lyon stays a street). The parsed query comes back with its city
+ * set, so that a street of another locality cannot answer it; `locality` says whether it was.
+ */
+export async function withTrailingLocality(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<{ q: ParsedAddress; locality: boolean }> {
+  if (q.city !== null || q.postcode !== null || !q.street || !warehouse.has(country, 'streets')) return { q, locality: false };
+  const words = q.street.split(' ');
+  const splits: { city: string; street: string }[] = [];
+  for (let k = Math.min(MAX_LOCALITY_WORDS, words.length - 1); k >= 1; k--) splits.push({ city: words.slice(-k).join(' '), street: words.slice(0, -k).join(' ') });
+  if (splits.length === 0) return { q, locality: false };
+  // One scan of the streets table answers the three questions: which of the last words are a
+  // locality, which splits are a street of that locality, and whether the whole text is a street.
+  const cities = splits.map((s) => s.city);
+  const keys = splits.map((s) => streetKey(s.street));
+  const whole = streetKey(q.street);
+  const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
+  const inCities = `locality_key IN (${list(1, cities.length)})`;
+  const [found] = await warehouse.query<{ cities: string[] | null; pairs: string[] | null; whole: boolean | null }>(
+    `SELECT list(DISTINCT locality_key) FILTER (WHERE ${inCities}) AS cities,
+       list(DISTINCT locality_key || '|' || street_key) FILTER (WHERE ${inCities} AND street_key IN (${list(cities.length + 1, keys.length)})) AS pairs,
+       bool_or(street_key = $${cities.length + keys.length + 1}) AS whole
+     FROM ${country}_streets WHERE ${inCities} OR street_key = $${cities.length + keys.length + 1}`,
+    [...cities, ...keys, whole],
+  );
+  const known = new Set(found?.cities ?? []);
+  const pairs = new Set(found?.pairs ?? []);
+  const named = splits.filter((s, i) => known.has(s.city) && keys[i] !== '');
+  if (named.length === 0) return { q, locality: false };
+  for (const s of named) if (pairs.has(`${s.city}|${streetKey(s.street)}`)) return { q: { ...q, street: s.street, city: s.city }, locality: true };
+  if (found?.whole) return { q, locality: false };
+  return { q: { ...q, street: named[0]!.street, city: named[0]!.city }, locality: true };
 }

@@ -6,7 +6,8 @@ import type { Clock } from '../../core/clock.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { normalizeRep, normalizeText, parseAddressQuery, type ParsedAddress } from '../address/index.ts';
 import type { Geocoder } from '../geocoder/index.ts';
-import { findLocality, findStreet, type OfficialAddress } from './official.ts';
+import { findLocality, findStreet, withTrailingLocality, type OfficialAddress, type StreetMatch } from './official.ts';
+import { localityKey } from '../../../schemas/tables/address-key.ts';
 import type { ResolvedAddresses } from './resolved.ts';
 
 export interface AddressSearchDeps {
@@ -31,6 +32,27 @@ export interface FoundAddress {
 
 const MAX_ALTERNATIVES = 5;
 
+/** What the caller of the location route may add to an address (API Adresse's `limit`, `postcode`, `citycode`). */
+export interface AddressSearchOptions {
+  /** Answers wanted, 1-20: the best and up to limit - 1 ranked alternatives with their score. */
+  limit?: number;
+  /** Only candidates of this postcode (it replaces a postcode written in the query). */
+  postcode?: string;
+  /** Only candidates of this commune / municipality code. */
+  citycode?: string;
+}
+
+/** limit - 1 ranked alternatives: the street's other candidates, best first, each with its own score. */
+function rankedAlternatives(street: StreetMatch, kept: OfficialAddress | null, limit: number): Geocoding['alternatives'] {
+  const out: Geocoding['alternatives'] = [];
+  for (let i = 0; i < street.candidates.length && out.length < limit - 1; i++) {
+    const c = street.candidates[i]!;
+    if (c === kept) continue;
+    out.push({ label: c.label, latitude: c.latitude, longitude: c.longitude, precision: c.number === null ? 'street' : 'address', score: round2(street.scores[i]! * street.streetScore) });
+  }
+  return out;
+}
+
 function officialAddress(a: OfficialAddress): Address {
   return {
     label: a.label,
@@ -49,7 +71,8 @@ function median(values: number[]): number {
 }
 
 /** The kept answer among a street's candidates: the number asked when it exists, else the street itself. */
-function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: string, streetScore: number, locale: Locale): FoundAddress {
+function fromStreet(q: ParsedAddress, street: StreetMatch, query: string, locale: Locale, limit: number | undefined): FoundAddress {
+  const { candidates, streetScore } = street;
   // BAN writes suffixes as published ('b', 'bis', 'B'): compare their canonical forms.
   const sameRep = q.number === null ? undefined : candidates.find((c) => c.number === q.number && normalizeRep(c.rep) === (q.rep ?? null));
   // "12 bis" when only "12" is published: the same entrance in most streets, said in a warning.
@@ -62,7 +85,7 @@ function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: stri
     const others = candidates.filter((c) => c !== exact && c.number === exact.number && c.locality_code !== exact.locality_code);
     return {
       latitude: exact.latitude, longitude: exact.longitude, precision: 'address', address: officialAddress(exact), parcels: exact.parcels, source: exact.source,
-      geocoding: geocoding(exact.label, round2(streetScore), others.slice(0, MAX_ALTERNATIVES).map((o) => ({
+      geocoding: geocoding(exact.label, round2(streetScore), limit !== undefined ? rankedAlternatives(street, exact, limit) : others.slice(0, MAX_ALTERNATIVES).map((o) => ({
         label: o.label, latitude: o.latitude, longitude: o.longitude, precision: 'address' as const, score: round2(streetScore * 0.9),
       }))),
       warnings: plain ? [{ domain: 'location', code: 'suffix_not_found', message: `${q.number} ${q.rep} is not published for ${exact.street}; ${exact.number} is served` }] : [],
@@ -82,10 +105,13 @@ function fromStreet(q: ParsedAddress, candidates: OfficialAddress[], query: stri
     latitude: lat, longitude: lng, precision: 'street',
     address: { label, street_number: null, street_name: first.street, zipcode: first.postcode, locality: first.locality_name },
     parcels: null, source: first.source,
-    geocoding: geocoding(label, round2(streetScore * (q.number !== null ? 0.8 : 1)), []),
+    geocoding: geocoding(label, round2(streetScore * (q.number !== null ? 0.8 : 1)), limit !== undefined ? rankedAlternatives(street, null, limit) : []),
     warnings,
   };
 }
+
+/** A locality key is the one asked, or one of its parts ("paris 13e arrondissement" for "paris"). */
+const sameLocality = (key: string, asked: string) => key === asked || key.startsWith(`${asked} `);
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -94,11 +120,15 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  * already resolved, then the external geocoder, whose answer is recorded for step 2.
  * Returns null when nothing knows the address (404 address_not_found).
  */
-export async function searchAddress(deps: AddressSearchDeps, country: Country, query: string, locale: Locale): Promise<FoundAddress | null> {
-  const q = parseAddressQuery(query, { country });
-  const street = await findStreet(deps.warehouse, country, q);
+export async function searchAddress(deps: AddressSearchDeps, country: Country, query: string, locale: Locale, opts: AddressSearchOptions = {}): Promise<FoundAddress | null> {
+  // A locality of the table named at the end of the query restricts the search to it: a street
+  // of another locality never answers (a wrong answer never beats "not found").
+  const parsed = parseAddressQuery(query, { country });
+  const { q, locality: localityNamed } = await withTrailingLocality(deps.warehouse, country, opts.postcode === undefined ? parsed : { ...parsed, postcode: opts.postcode });
+  const filters = { citycode: opts.citycode, postcode: opts.postcode };
+  const street = await findStreet(deps.warehouse, country, q, filters);
   if (street && (q.number === null || street.candidates.some((c) => c.number === q.number))) {
-    return fromStreet(q, street.candidates, query, street.streetScore, locale);
+    return fromStreet(q, street, query, locale, opts.limit);
   }
   const key = normalizeText(query);
   const resolved = await deps.resolved.find(country, key);
@@ -112,17 +142,19 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
   }
   const warnings: Warning[] = [];
   if (deps.geocoder) {
-    const answer = await deps.geocoder.search(query, { limit: MAX_ALTERNATIVES + 1, postcode: q.postcode ?? undefined });
+    const answer = await deps.geocoder.search(query, { limit: opts.limit ?? MAX_ALTERNATIVES + 1, postcode: q.postcode ?? undefined });
     if (Array.isArray(answer)) {
       // The geocoder answers for any country: keep what lies in the one asked (checked by the caller's coverage test).
-      const best = answer[0];
+      // When the query named a locality of the table, an answer placed in another one is dropped.
+      const kept = answer.filter((a) => (!localityNamed || !a.city || sameLocality(localityKey(a.city), q.city!)) && (opts.citycode === undefined || a.citycode === opts.citycode));
+      const best = kept[0];
       if (best && (best.precision === 'address' || !street)) {
         const found: FoundAddress = {
           latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null,
           address: { label: best.label, street_number: best.housenumber ?? null, street_name: best.street ?? null, zipcode: best.postcode ?? null, locality: best.city ?? null },
           geocoding: {
             query, matched: best.label, method: 'geocoder', method_label: labelOf(GEOCODING_METHODS, 'geocoder', locale), score: round2(best.score),
-            alternatives: answer.slice(1, MAX_ALTERNATIVES + 1).map((a) => ({ label: a.label, latitude: a.latitude, longitude: a.longitude, precision: a.precision, score: round2(a.score) })),
+            alternatives: kept.slice(1, opts.limit ?? MAX_ALTERNATIVES + 1).map((a) => ({ label: a.label, latitude: a.latitude, longitude: a.longitude, precision: a.precision, score: round2(a.score) })),
           },
           warnings: [],
         };
@@ -134,14 +166,14 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
     }
   }
   if (street) {
-    const r = fromStreet(q, street.candidates, query, street.streetScore, locale);
+    const r = fromStreet(q, street, query, locale, opts.limit);
     r.warnings.push(...warnings);
     return r;
   }
   // A name alone ("Laval") may be a municipality rather than a street.
   const cityAlone = q.number === null && q.postcode === null && q.city === null && q.street ? { ...q, city: q.street } : null;
   if (!q.street || q.street === q.city || cityAlone) {
-    const points = await findLocality(deps.warehouse, country, cityAlone ?? q);
+    const points = await findLocality(deps.warehouse, country, cityAlone ?? q, filters);
     if (points.length > 0) {
       const first = points[0]!;
       const name = q.arrondissement === null ? first.locality_name.replace(/ \d+(er|e) Arrondissement$/i, '') : first.locality_name;

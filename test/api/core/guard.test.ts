@@ -143,7 +143,7 @@ describe('documentation', () => {
     const doc = (await get(t, '/openapi.json', null)).json();
     expect(doc.openapi).toBe('3.1.0');
     const op = doc.paths['/api/v1/fr/location'].get;
-    expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(['lat', 'lng', 'address', 'locale']);
+    expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(['lat', 'lng', 'address', 'locale', 'limit', 'postcode', 'citycode']);
     expect(op.responses['200'].content['application/json'].schema.properties.data).toBeDefined();
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '422', '429', '500', '503']));
     const page = await get(t, '/docs', null);
