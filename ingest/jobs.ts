@@ -13,6 +13,7 @@ import { genericZonesJob } from './generic/zones.job.ts';
 import { genericAddressesJob } from './generic/addresses.job.ts';
 import { filosofiJob } from './fr/filosofi.job.ts';
 import { statbelIncomeJob } from './be/statbel-income.job.ts';
+import { gtfsJob } from './generic/gtfs.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -20,6 +21,7 @@ export { UsageError } from './core/options.ts';
 /** Every job (each declared beside its code); `list` shows them in this order. */
 export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
+  gtfsJob,
 ];
 
 export function jobById(id: string): Job | undefined {
