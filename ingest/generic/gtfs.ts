@@ -163,6 +163,7 @@ export async function ingestGtfs(ctx: JobContext, o: GtfsOptions): Promise<Parti
       const g = groups.get(id);
       if (g) g.members.push(s); else groups.set(id, { head, line, members: [s] });
     }
+    if (total === 0) throw new Error(`GTFS feed ${o.input}: stops.txt has no stop point (location_type 0 or empty), nothing was ingested`);
     const writer = await PointsWriter.open(ctx.dataDir, o.country, 'places', partition, source.id);
     try {
       for (const [id, g] of groups) {

@@ -116,6 +116,15 @@ describe('gtfs job', () => {
     expect(existsSync(join(dataDir, 'fr', 'manifest.json'))).toBe(false);
   });
 
+  it('refuses a stops.txt without any stop point, and publishes nothing', async () => {
+    const dataDir = await tmpData();
+    const feed = join(dataDir, '..', 'stations-only');
+    mkdirSync(feed);
+    writeFileSync(join(feed, 'stops.txt'), 'stop_id,stop_name,stop_lat,stop_lon,location_type\nS1,Gare,48.8,2.3,1\n');
+    await expect(gtfsJob.run(silentContext(dataDir), ['--country', 'fr', '--input', feed])).rejects.toThrow(/stops\.txt has no stop point/);
+    expect(existsSync(join(dataDir, 'fr', 'manifest.json'))).toBe(false);
+  });
+
   it('refuses a file that is neither a folder nor a zip, with a clear message', async () => {
     const dataDir = await tmpData();
     const bad = join(dataDir, '..', 'feed.zip');

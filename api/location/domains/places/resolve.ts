@@ -17,11 +17,23 @@ export const REPORT_ITEMS = 10;
 /** Every place within 2,000 m is read, merged and counted before a page is cut. */
 const ALL = 1_000_000;
 
-/** Categories a country's table holds: a group without any is not ingested there, never "none around". */
-export async function categoriesIngested(warehouse: Warehouse, country: Country): Promise<Set<string>> {
-  if (!warehouse.has(country, PLACES_TABLE)) return new Set();
-  const rows = await warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${country}_${PLACES_TABLE}`);
-  return new Set(rows.map((r) => r.category));
+const ingestedCache = new WeakMap<Warehouse, Map<Country, { generation: number; categories: Promise<Set<string>> }>>();
+
+/**
+ * Categories a country's table holds: a group without any is not ingested there, never "none
+ * around". Read once per warehouse refresh (a scan of the category column).
+ */
+export function categoriesIngested(warehouse: Warehouse, country: Country): Promise<Set<string>> {
+  if (!warehouse.has(country, PLACES_TABLE)) return Promise.resolve(new Set());
+  let byCountry = ingestedCache.get(warehouse);
+  if (!byCountry) ingestedCache.set(warehouse, (byCountry = new Map()));
+  const hit = byCountry.get(country);
+  if (hit && hit.generation === warehouse.generation) return hit.categories;
+  const categories = warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${country}_${PLACES_TABLE}`).then((rows) => new Set(rows.map((r) => r.category)));
+  // A failed read is not kept: the next request asks again.
+  categories.catch(() => byCountry.delete(country));
+  byCountry.set(country, { generation: warehouse.generation, categories });
+  return categories;
 }
 
 export const inFilter = (category: string, filter: string | undefined) => !filter || category === filter || category.startsWith(`${filter}.`);
