@@ -4,6 +4,7 @@ import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
+import { stationsSource } from './fr/stations/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -17,6 +18,7 @@ export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
+  stationsSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -14,6 +14,7 @@ import { genericAddressesJob } from './generic/addresses.job.ts';
 import { filosofiJob } from './fr/filosofi.job.ts';
 import { statbelIncomeJob } from './be/statbel-income.job.ts';
 import { gtfsJob } from './generic/gtfs.job.ts';
+import { stationsJob } from './fr/stations.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -21,7 +22,7 @@ export { UsageError } from './core/options.ts';
 /** Every job (each declared beside its code); `list` shows them in this order. */
 export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
-  gtfsJob,
+  gtfsJob, stationsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

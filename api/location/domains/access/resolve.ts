@@ -7,7 +7,7 @@ import type { Warehouse } from '../../../core/warehouse.ts';
 import { pointsAround, type PointHit } from '../../kinds/points.ts';
 import { DISTANCE_SQL } from '../../kinds/radius.ts';
 import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
-import { mergeDuplicates } from '../places/merge.ts';
+import { mergeDistanceOf, mergeDuplicates } from '../places/merge.ts';
 import { toPlace } from '../places/place.ts';
 import { categoriesIngested, inFilter, PLACES_RADIUS_M, PLACES_TABLE } from '../places/resolve.ts';
 
@@ -39,6 +39,14 @@ export async function nearestOf(warehouse: Warehouse, country: Country, code: st
   };
 }
 
+/** The nearest place as the lists serve it: merged with the twins other sources publish (docs/places.md). */
+async function withTwins(warehouse: Warehouse, country: Country, hit: PointHit): Promise<PointHit> {
+  const around = await pointsAround(warehouse, country, PLACES_TABLE, {
+    lat: hit.latitude, lng: hit.longitude, radiusM: mergeDistanceOf(hit.category), categories: [hit.category], limit: 100, offset: 0,
+  });
+  return mergeDuplicates([hit, ...around.items.filter((h) => h.id !== hit.id)])[0]!;
+}
+
 export interface AccessQuery { lat: number; lng: number; radius: number }
 
 /** data.access: a part whose categories no ingested source holds is null/empty with missing unavailable, never "none". */
@@ -53,7 +61,7 @@ export async function accessAt(deps: LocationRouteDeps, country: Country, q: Acc
   for (const [key, code] of Object.entries(NEAREST) as [keyof typeof NEAREST, string][]) {
     if (!has(code)) { missing[`nearest.${key}`] = 'unavailable'; pending.push(`nearest.${key}`); continue; }
     const hit = await nearestOf(deps.warehouse, country, code, q.lat, q.lng);
-    nearest[key] = hit ? toPlace(hit) : null;
+    nearest[key] = hit ? toPlace(await withTwins(deps.warehouse, country, hit)) : null;
   }
   const hits = ingested.size === 0 ? [] : mergeDuplicates((await pointsAround(deps.warehouse, country, PLACES_TABLE, {
     lat: q.lat, lng: q.lng, radiusM: q.radius, categories: Object.values(LISTS), limit: 1_000_000, offset: 0,

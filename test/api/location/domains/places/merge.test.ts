@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MERGE_DISTANCE_M, mergeDuplicates, sameName } from '../../../../../api/location/domains/places/merge.ts';
+import { LARGE_SITE_MERGE_DISTANCE_M, MERGE_DISTANCE_M, mergeDuplicates, sameName } from '../../../../../api/location/domains/places/merge.ts';
 import type { PointHit } from '../../../../../api/location/kinds/points.ts';
 
 // The merge rule of docs/places.md: same category, within 50 m of each other, names whose words one contains.
@@ -32,5 +32,13 @@ describe('a place published several times is served once', () => {
     expect((merged[0]!.attributes!.lines as { short_name: string }[]).map((l) => l.short_name)).toEqual(['86', '355']);
     // The input is left as it was.
     expect((hits[0]!.attributes!.lines as unknown[]).length).toBe(1);
+  });
+
+  it('lets train stations and airports be further apart: producers place them at different points of the site', () => {
+    const station = (id: string, name: string, north: number, d: number) => hit(id, name, 'transport.train_station', north, d, []);
+    expect(mergeDuplicates([station('gtfs:1', 'Gare de Lyon', 0, 10), station('sncf:PLY', 'Paris Gare de Lyon', LARGE_SITE_MERGE_DISTANCE_M - 5, 20)]).map((h) => h.id)).toEqual(['gtfs:1']);
+    expect(mergeDuplicates([station('gtfs:1', 'Gare de Lyon', 0, 10), station('sncf:PLY', 'Paris Gare de Lyon', LARGE_SITE_MERGE_DISTANCE_M + 5, 20)])).toHaveLength(2);
+    // Bus stops keep the short distance.
+    expect(mergeDuplicates([hit('a:1', 'Bastille', 'transport.bus', 0, 10, ['1']), hit('b:1', 'Bastille', 'transport.bus', MERGE_DISTANCE_M + 5, 20, ['2'])])).toHaveLength(2);
   });
 });

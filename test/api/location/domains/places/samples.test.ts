@@ -119,9 +119,25 @@ describe('places and access in the reports of the three countries', () => {
     const brute = feedPlaces('fr', ['idfm']).map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) })).filter((p) => p.d <= 1000).sort((a, b) => a.d - b.d);
     expect(data.places.counts.transport).toBe(brute.length);
     expect(data.places.items.map((i) => i.name)).toEqual(brute.slice(0, 10).map((p) => p.name));
-    const lyon = feedPlaces('fr', ['idfm']).find((p) => p.name === 'Gare de Lyon')!;
-    expect(data.access.nearest.station).toMatchObject({ name: 'Gare de Lyon', distance_m: Math.round(haversine(48.8597, 2.36745, lyon.lat, lyon.lng)) });
+    // The nearest station however far: SNCF's list and the feed's RER station, by brute force.
+    const sncf = readFileSync(join(REPO_ROOT, 'datasets/fr/stations/gares-de-voyageurs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(';'))
+      .map(([name, , , pos]) => { const [lat, lng] = pos!.split(',').map(Number); return { name: name!, lat: lat!, lng: lng! }; });
+    const stations = [...sncf, feedPlaces('fr', ['idfm']).find((p) => p.name === 'Gare de Lyon')!]
+      .map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) })).sort((a, b) => a.d - b.d);
+    expect(data.access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
     expect(data.access.nearest.station!.distance_m).toBeGreaterThan(1000);
+    // Served as the lists serve it: with the RER line its GTFS twin publishes.
+    expect(data.access.nearest.station!.lines).toEqual(['A']);
+  });
+
+  it('France: Paris Gare de Lyon, in SNCF\'s list and in the GTFS feed 90 m apart, is served once', async () => {
+    const res = await get('/api/v1/fr/report?lat=48.8448&lng=2.3740&include=places,access&radius=500');
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const lyon = data.places.items.filter((i) => /gare de lyon/i.test(i.name));
+    expect(lyon).toHaveLength(1);
+    expect(data.access.stations.filter((i) => /gare de lyon/i.test(i.name))).toHaveLength(1);
+    // The RER line of the feed stays with the place kept.
+    expect(lyon[0]!.lines).toEqual(['A']);
   });
 
   it('Quebec: two feeds (STM and exo) add up', async () => {
