@@ -92,7 +92,7 @@ const slug = (s: string) => s.toLowerCase().normalize('NFD').replace(/[\u0300-\u
 
 export interface GtfsOptions { country: Country; input: string }
 
-export interface GtfsReport { partition: string; source: string; places: number; stops: number; linesPublished: boolean; summary: string }
+export interface GtfsReport { partition: string; source: string; places: number; stops: number; linesPublished: boolean }
 
 /** Reads one feed and publishes its places; nothing is published when stops.txt is missing or too many stops are refused. */
 export async function ingestGtfs(ctx: JobContext, o: GtfsOptions): Promise<PartitionSummary[]> {
@@ -189,7 +189,7 @@ export async function ingestGtfs(ctx: JobContext, o: GtfsOptions): Promise<Parti
       rejects.check(total);
       await rejects.close();
       const out = await publish(ctx, o.country, 'gtfs', source, { path: o.input, sha256: await feedSha256(dir) }, partition, await writer.prepare(), rejects);
-      ctx.log(gtfsSummary({ partition, source: source.id, places: writer.count, stops: total, linesPublished, summary: '' }));
+      ctx.log(gtfsSummary({ partition, source: source.id, places: writer.count, stops: total, linesPublished }));
       return out;
     } catch (e) {
       await rejects.close();
