@@ -5,6 +5,7 @@ import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
 import { rentsSource } from './fr/rents/source.ts';
+import { stationsSource } from './fr/stations/source.ts';
 import type { Source } from './source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
@@ -21,6 +22,7 @@ export const SOURCES: readonly Source[] = [
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource, cmhcSource,
   balSource,
+  stationsSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

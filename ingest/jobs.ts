@@ -16,6 +16,8 @@ import { rentsJob } from './fr/rents.job.ts';
 import { cmhcJob } from './ca/cmhc.job.ts';
 import { statbelIncomeJob } from './be/statbel-income.job.ts';
 import { balJob } from './fr/bal.job.ts';
+import { gtfsJob } from './generic/gtfs.job.ts';
+import { stationsJob } from './fr/stations.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -24,6 +26,7 @@ export { UsageError } from './core/options.ts';
 export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, rentsJob, cmhcJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
   balJob,
+  gtfsJob, stationsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

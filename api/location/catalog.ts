@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Country, Locale } from '../../schemas/common.ts';
 import { CatalogDomains, CatalogFields, type CatalogDomain, type CatalogField } from '../../schemas/catalog.ts';
+import { CatalogCategories, PLACE_CATEGORIES, PLACE_GROUPS, groupOf } from '../../schemas/categories.ts';
+import type { Warehouse } from '../core/warehouse.ts';
 import { DOMAINS } from '../../schemas/domain.ts';
 import { envelope as envelopeSchema } from '../../schemas/envelope.ts';
 import { labelOf } from '../../schemas/common.ts';
@@ -15,6 +17,25 @@ import { localeOf, placeShape } from './params.ts';
 
 export const CatalogFieldsResponse = envelopeSchema(CatalogFields);
 export const CatalogDomainsResponse = envelopeSchema(CatalogDomains);
+export const CatalogCategoriesResponse = envelopeSchema(CatalogCategories);
+
+/**
+ * /catalog/categories: the taxonomy (identical in every country, spec 2.5) with the sources whose
+ * rows the country's places table serves under each code; a group lists its categories' sources.
+ */
+export async function catalogCategories(warehouse: Warehouse, country: Country, locale: Locale): Promise<z.infer<typeof CatalogCategories>> {
+  const fed = new Map<string, string[]>();
+  if (warehouse.has(country, 'places')) {
+    const rows = await warehouse.query<{ category: string; sources: string[] }>(`SELECT category, list(DISTINCT source ORDER BY source) AS sources FROM ${country}_places GROUP BY category`);
+    for (const r of rows) fed.set(r.category, [...r.sources]);
+  }
+  const sourcesOf = (code: string) => [...new Set([...fed].filter(([c]) => c === code || groupOf(c) === code).flatMap(([, s]) => s))].sort();
+  return {
+    country,
+    groups: Object.entries(PLACE_GROUPS).map(([code, label]) => ({ code, group: code, label: label[locale], sources: sourcesOf(code) })),
+    categories: Object.entries(PLACE_CATEGORIES).map(([code, label]) => ({ code, group: groupOf(code), label: label[locale], sources: sourcesOf(code) })),
+  };
+}
 
 /** /catalog/fields: each field of the domains with its definition and whether its sources are ingested here. */
 export function catalogFields(country: Country, locale: Locale, manifest: Manifest): CatalogField[] {
@@ -56,7 +77,7 @@ const CATALOG_ERRORS = ['invalid_parameter', 'unauthorized', 'country_not_allowe
 /** The catalog routes a country serves (spec 4.2, 4.4; which ones: datasets/<country>/profile.ts). */
 export function catalogRoutes(country: Country, deps: LocationRouteDeps): AnyRoute[] {
   const base = `/api/v1/${country}`;
-  const routes: Record<'fields' | 'domains', AnyRoute> = {
+  const routes: Record<'fields' | 'domains' | 'categories', AnyRoute> = {
     fields: {
       method: 'GET', url: `${base}/catalog/fields`, tags: [country], summary: 'Field definitions with their coverage',
       query: z.strictObject({ locale: placeShape.locale }), response: CatalogFieldsResponse, errors: [...CATALOG_ERRORS],
@@ -72,6 +93,12 @@ export function catalogRoutes(country: Country, deps: LocationRouteDeps): AnyRou
       query: z.strictObject({ locale: placeShape.locale }), response: CatalogDomainsResponse, errors: [...CATALOG_ERRORS],
       policy: { auth: true, country, units: 0 },
       handler: async ({ request, query }) => envelope(request, deps.clock, { country, domains: catalogDomains(country, localeOf(request, query.locale)) }),
+    },
+    categories: {
+      method: 'GET', url: `${base}/catalog/categories`, tags: [country], summary: 'Place categories with the sources feeding them',
+      query: z.strictObject({ locale: placeShape.locale }), response: CatalogCategoriesResponse, errors: [...CATALOG_ERRORS],
+      policy: { auth: true, country, units: 0 },
+      handler: async ({ request, query }) => envelope(request, deps.clock, await catalogCategories(deps.warehouse, country, localeOf(request, query.locale))),
     },
   };
   return profileOf(country).catalogs.map((c) => routes[c]);

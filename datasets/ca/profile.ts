@@ -16,6 +16,6 @@ export const caProfile: CountryProfile = {
     partial: ['sublocality_level1'],
   },
   outline: { naturalEarthId: '124', within: 'quebec' },
-  catalogs: ['fields'],
+  catalogs: ['fields', 'categories'],
   address: { postcode: 'canadian_a1a_1a1' },
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AddressRow } from './addresses.ts';
 import { MarketIndicatorRow } from './market-indicators.ts';
+import { PointRow } from './points.ts';
 import { SaleRow } from './sales.ts';
 import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
@@ -17,6 +18,7 @@ export const TABLES = {
   sales: SaleRow,
   market_indicators: MarketIndicatorRow,
   zone_values: ZoneValueRow,
+  places: PointRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

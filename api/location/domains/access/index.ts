@@ -1,15 +1,21 @@
+import { Access } from '../../../../schemas/places.ts';
 import type { DomainModule } from '../types.ts';
+import { PLACES_TABLE } from '../places/resolve.ts';
+import { accessResolver } from './resolve.ts';
+import { accessRoute } from './routes.ts';
 
 /**
- * Access (spec 2.11): nearest station, airport, motorway access and school (issue 16).
- * No country is computed yet: the report answers the domain unavailable where the country
- * publishes it, not_covered elsewhere (datasets/<country>/profile.ts).
+ * Access (spec 2.11): nearest station, airport, motorway access and school, and the lists of each
+ * kind around, from the country's `places` points table (stations from gtfs today; airports,
+ * motorway accesses, fuel, charging and schools when their sources are ingested, issue 16).
  */
 export const accessDomain: DomainModule = {
   id: 'access',
   fields: [],
   catalogFields: { be: ['nearest.station', 'nearest.airport', 'nearest.highway_access', 'nearest.school', 'stations', 'airports', 'highway_accesses', 'fuel_stations', 'charging_stations'] },
   paths: { be: ['/access', '/report'] },
-  resolvers: {},
-  tables: {},
+  resolvers: { fr: accessResolver('fr'), ca: accessResolver('ca'), be: accessResolver('be') },
+  schema: Access,
+  tables: { fr: [PLACES_TABLE], ca: [PLACES_TABLE], be: [PLACES_TABLE] },
+  routes: { be: (deps) => [accessRoute('be', deps)] },
 };

@@ -1,0 +1,80 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Country } from '../../../../schemas/common.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { Place } from '../../../../schemas/place.ts';
+import type { Access } from '../../../../schemas/places.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import { pointsAround, type PointHit } from '../../kinds/points.ts';
+import { DISTANCE_SQL } from '../../kinds/radius.ts';
+import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
+import { mergeDistanceOf, mergeDuplicates } from '../places/merge.ts';
+import { toPlace } from '../places/place.ts';
+import { categoriesIngested, inFilter, PLACES_RADIUS_M, PLACES_TABLE } from '../places/resolve.ts';
+
+/** Which taxonomy code each part of data.access reads (a group matches its categories). */
+const NEAREST = { station: 'transport.train_station', airport: 'transport.airport', highway_access: 'transport.highway_access', school: 'school' } as const;
+const LISTS = {
+  stations: 'transport.train_station', airports: 'transport.airport', highway_accesses: 'transport.highway_access',
+  fuel_stations: 'transport.fuel', charging_stations: 'transport.charging_station',
+} as const;
+/** Items of each list: the nearest within the radius. */
+export const ACCESS_LIST_ITEMS = 20;
+
+/**
+ * The nearest point of a code however far within the country (spec 2.11: found beyond the
+ * radius). A scan of the country's table in DuckDB, ordered as the radius reader orders (distance, id).
+ */
+export async function nearestOf(warehouse: Warehouse, country: Country, code: string, lat: number, lng: number): Promise<PointHit | null> {
+  // The table name is the country enum and a constant; the position and the code are bound.
+  const rows = await warehouse.query<Record<string, unknown>>(
+    `SELECT id, category, name, attributes, latitude, longitude, source, ${DISTANCE_SQL} AS distance_m FROM ${country}_${PLACES_TABLE}
+     WHERE category = $3 OR starts_with(category, $3 || '.') ORDER BY distance_m, id LIMIT 1`,
+    [lat, lng, code] as DuckDBValue[],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id as string, category: r.category as string, name: r.name as string | null, attributes: r.attributes ? JSON.parse(r.attributes as string) : null,
+    latitude: r.latitude as number, longitude: r.longitude as number, distance_m: r.distance_m as number, source: r.source as string,
+  };
+}
+
+/** The nearest place as the lists serve it: merged with the twins other sources publish (docs/places.md). */
+async function withTwins(warehouse: Warehouse, country: Country, hit: PointHit): Promise<PointHit> {
+  const around = await pointsAround(warehouse, country, PLACES_TABLE, {
+    lat: hit.latitude, lng: hit.longitude, radiusM: mergeDistanceOf(hit.category), categories: [hit.category], limit: 100, offset: 0,
+  });
+  return mergeDuplicates([hit, ...around.items.filter((h) => h.id !== hit.id)])[0]!;
+}
+
+export interface AccessQuery { lat: number; lng: number; radius: number }
+
+/** data.access: a part whose categories no ingested source holds is null/empty with missing unavailable, never "none". */
+export async function accessAt(deps: LocationRouteDeps, country: Country, q: AccessQuery): Promise<Resolved & { value: Access }> {
+  const missing: Missing = {};
+  const warnings: Warning[] = [];
+  const nearest: Access['nearest'] = { station: null, airport: null, highway_access: null, school: null };
+  const lists: Record<keyof typeof LISTS, Place[]> = { stations: [], airports: [], highway_accesses: [], fuel_stations: [], charging_stations: [] };
+  const ingested = await categoriesIngested(deps.warehouse, country);
+  const has = (code: string) => [...ingested].some((c) => inFilter(c, code));
+  const pending: string[] = [];
+  for (const [key, code] of Object.entries(NEAREST) as [keyof typeof NEAREST, string][]) {
+    if (!has(code)) { missing[`nearest.${key}`] = 'unavailable'; pending.push(`nearest.${key}`); continue; }
+    const hit = await nearestOf(deps.warehouse, country, code, q.lat, q.lng);
+    nearest[key] = hit ? toPlace(await withTwins(deps.warehouse, country, hit)) : null;
+  }
+  const hits = ingested.size === 0 ? [] : mergeDuplicates((await pointsAround(deps.warehouse, country, PLACES_TABLE, {
+    lat: q.lat, lng: q.lng, radiusM: q.radius, categories: Object.values(LISTS), limit: 1_000_000, offset: 0,
+  })).items);
+  for (const [key, code] of Object.entries(LISTS) as [keyof typeof LISTS, string][]) {
+    if (!has(code)) { missing[key] = 'unavailable'; pending.push(key); continue; }
+    lists[key] = hits.filter((h) => inFilter(h.category, code)).slice(0, ACCESS_LIST_ITEMS).map(toPlace);
+    if (lists[key].length === 0) missing[key] = 'not_found';
+  }
+  const status = ingested.size === 0 ? 'unavailable' : pending.length > 0 ? 'partial' : 'ok';
+  if (pending.length > 0) warnings.push({ domain: 'access', code: 'data_unavailable', message: `${pending.join(', ')}: no source of ${pending.length > 1 ? 'these places' : 'this place'} is ingested for this country yet` });
+  return { value: { status, radius_m: q.radius, nearest, ...lists, missing }, warnings };
+}
+
+export const accessResolver = (country: Country): Resolver => (deps, ctx) =>
+  accessAt(deps, country, { lat: ctx.location.latitude, lng: ctx.location.longitude, radius: ctx.radius ?? PLACES_RADIUS_M });

@@ -1,0 +1,76 @@
+import type { Country } from '../../../../schemas/common.ts';
+import { groupOf, PLACE_GROUP_CODES } from '../../../../schemas/categories.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { Places } from '../../../../schemas/places.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import { pointsAround } from '../../kinds/points.ts';
+import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
+import { mergeDuplicates } from './merge.ts';
+import { toPlace } from './place.ts';
+
+/** The table every country's places and access are read from (ingest: gtfs, and the equipment jobs to come). */
+export const PLACES_TABLE = 'places';
+/** Default radius of places (spec 4.4, 8). */
+export const PLACES_RADIUS_M = 1000;
+/** Items of a report's list: its first page (spec 4.1: lists abridged in a report). */
+export const REPORT_ITEMS = 10;
+/** Every place within 2,000 m is read, merged and counted before a page is cut. */
+const ALL = 1_000_000;
+
+const ingestedCache = new WeakMap<Warehouse, Map<Country, { generation: number; categories: Promise<Set<string>> }>>();
+
+/**
+ * Categories a country's table holds: a group without any is not ingested there, never "none
+ * around". Read once per warehouse refresh (a scan of the category column).
+ */
+export function categoriesIngested(warehouse: Warehouse, country: Country): Promise<Set<string>> {
+  if (!warehouse.has(country, PLACES_TABLE)) return Promise.resolve(new Set());
+  let byCountry = ingestedCache.get(warehouse);
+  if (!byCountry) ingestedCache.set(warehouse, (byCountry = new Map()));
+  const hit = byCountry.get(country);
+  if (hit && hit.generation === warehouse.generation) return hit.categories;
+  const categories = warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${country}_${PLACES_TABLE}`).then((rows) => new Set(rows.map((r) => r.category)));
+  // A failed read is not kept: the next request asks again.
+  categories.catch(() => byCountry.delete(country));
+  byCountry.set(country, { generation: warehouse.generation, categories });
+  return categories;
+}
+
+export const inFilter = (category: string, filter: string | undefined) => !filter || category === filter || category.startsWith(`${filter}.`);
+
+export interface PlacesQuery { lat: number; lng: number; radius: number; category?: string; page: number; perPage: number }
+
+/** data.places (spec 2.11): counts per group (whatever the filter), items nearest first, one page. */
+export async function placesAt(deps: LocationRouteDeps, country: Country, q: PlacesQuery): Promise<Resolved & { value: Places }> {
+  const warnings: Warning[] = [];
+  const missing: Missing = {};
+  const pagination = { page: q.page, per_page: q.perPage, total: 0 };
+  const counts = Object.fromEntries(PLACE_GROUP_CODES.map((g) => [g, null as number | null])) as Places['counts'];
+  const ingested = await categoriesIngested(deps.warehouse, country);
+  if (ingested.size === 0) {
+    for (const g of PLACE_GROUP_CODES) missing[`counts.${g}`] = 'unavailable';
+    missing.items = 'unavailable';
+    warnings.push({ domain: 'places', code: 'data_unavailable', message: 'no places source is ingested for this country on this service yet' });
+    return { value: { status: 'unavailable', radius_m: q.radius, counts, items: [], pagination, missing }, warnings };
+  }
+  const { items: hits } = await pointsAround(deps.warehouse, country, PLACES_TABLE, { lat: q.lat, lng: q.lng, radiusM: q.radius, limit: ALL, offset: 0 });
+  const merged = mergeDuplicates(hits);
+  const groups = new Set([...ingested].map(groupOf));
+  for (const g of PLACE_GROUP_CODES) {
+    if (groups.has(g)) counts[g] = merged.filter((h) => groupOf(h.category) === g).length;
+    else missing[`counts.${g}`] = 'unavailable';
+  }
+  const pending = PLACE_GROUP_CODES.filter((g) => !groups.has(g));
+  if (pending.length > 0) warnings.push({ domain: 'places', code: 'data_unavailable', message: `counts.${pending.join(', counts.')}: no source of ${pending.length > 1 ? 'these groups' : 'this group'} is ingested for this country yet` });
+  const listed = merged.filter((h) => inFilter(h.category, q.category));
+  const items = listed.slice((q.page - 1) * q.perPage, q.page * q.perPage).map(toPlace);
+  if (listed.length === 0) missing.items = 'not_found';
+  return {
+    value: { status: pending.length > 0 ? 'partial' : 'ok', radius_m: q.radius, counts, items, pagination: { ...pagination, total: listed.length }, missing },
+    warnings,
+  };
+}
+
+/** The report's places: the first page around the located point, the report's radius or 1000 m. */
+export const placesResolver = (country: Country): Resolver => (deps, ctx) =>
+  placesAt(deps, country, { lat: ctx.location.latitude, lng: ctx.location.longitude, radius: ctx.radius ?? PLACES_RADIUS_M, page: 1, perPage: REPORT_ITEMS });

@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportResponse } from '../../../../../api/location/report.ts';
+import { AccessResponse } from '../../../../../api/location/domains/access/routes.ts';
+import { PlacesResponse } from '../../../../../api/location/domains/places/routes.ts';
+import { placeId } from '../../../../../api/location/domains/places/place.ts';
+import { CatalogCategoriesResponse } from '../../../../../api/location/catalog.ts';
+import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { Access, Places } from '../../../../../schemas/places.ts';
+import { PLACE_CATEGORY_CODES } from '../../../../../schemas/categories.ts';
+import { silentContext } from '../../../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+
+// Places and access on the committed samples, checked against a brute-force haversine over the feeds' own stops.txt.
+let t: TestApp;
+const GRAND_PLACE = { lat: 50.8466, lng: 4.3524 };
+
+beforeAll(async () => {
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-places-')), 'data');
+  await runSamples(silentContext(dataDir));
+  t = await buildTestApp(dataDir);
+});
+afterAll(async () => { await t.close(); });
+
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+
+function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const r = Math.PI / 180;
+  const h = Math.sin((lat2 - lat1) * r / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin((lng2 - lng1) * r / 2) ** 2;
+  return 2 * 6371008.8 * Math.asin(Math.sqrt(h));
+}
+
+/** Every place of a country's sample feeds as the feed file says it: stations, else lone stop points. */
+function feedPlaces(country: string, feeds: string[]): { feed: string; id: string; name: string; lat: number; lng: number }[] {
+  return feeds.flatMap((feed) => {
+    const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets', country, 'gtfs', feed, 'stops.txt'), 'utf8').split(/\r?\n/).filter((l) => l);
+    const cols = head!.split(',');
+    const stops = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])) as Record<string, string>);
+    const byId = new Map(stops.map((s) => [s.stop_id!, s]));
+    const heads = new Set(stops.filter((s) => (s.location_type ?? '') === '0' || (s.location_type ?? '') === '')
+      .map((s) => (byId.get(s.parent_station ?? '')?.location_type === '1' ? s.parent_station! : s.stop_id!)));
+    return [...heads].map((id) => { const s = byId.get(id)!; return { feed, id, name: s.stop_name!, lat: Number(s.stop_lat), lng: Number(s.stop_lon) }; });
+  });
+}
+
+describe('places in Belgium', () => {
+  it('counts and orders the stops within the radius as a brute-force haversine over the feeds, the twin stop served once', async () => {
+    const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100`);
+    expect(res.statusCode, res.body).toBe(200);
+    const places = Places.parse(PlacesResponse.parse(res.json()).data.places);
+    const brute = feedPlaces('be', ['stib', 'delijn', 'sncb']).map((p) => ({ ...p, d: haversine(GRAND_PLACE.lat, GRAND_PLACE.lng, p.lat, p.lng) }))
+      .filter((p) => p.d <= 1000).sort((a, b) => a.d - b.d);
+    // Served once (docs/places.md): STIB's "DE BROUCKERE" bus stop and De Lijn's "Brussel De Brouckère",
+    // 10 m apart; STIB's two "BOURSE" tram platforms, 20 m apart without a parent station.
+    const twins = [brute.filter((p) => p.id === '5200' || p.id === '300852'), brute.filter((p) => p.name === 'BOURSE')];
+    for (const pair of twins) expect(pair).toHaveLength(2);
+    expect(places.counts.transport).toBe(brute.length - twins.length);
+    expect(places.pagination).toEqual({ page: 1, per_page: 100, total: brute.length - twins.length });
+    expect(places.items[0]!.name).toBe(brute[0]!.name);
+    expect(places.items[0]!.distance_m).toBe(Math.round(brute[0]!.d));
+    expect(places.items[0]!.walk_minutes).toBe(Math.ceil(Math.round(brute[0]!.d) / 80));
+    const served = places.items.map((i) => i.distance_m);
+    expect(served).toEqual([...served].sort((a, b) => a - b));
+    const debrouckereBus = places.items.filter((i) => i.category === 'transport.bus' && /brouck/i.test(i.name));
+    expect(debrouckereBus).toHaveLength(1);
+    expect(debrouckereBus[0]!.lines).toEqual(['86', '355']);
+    // Groups with no source ingested in Belgium are null and named, never 0.
+    expect(places.counts).toMatchObject({ school: null, health: null, shop: null });
+    expect(places.status).toBe('partial');
+    expect(places.missing).toMatchObject({ 'counts.school': 'unavailable' });
+    // A stop's lines are a list, empty when its feed publishes no trips (SNCB's sample).
+    expect(places.items.find((i) => i.name === 'Bruxelles-Central')).toMatchObject({ category: 'transport.train_station', lines: [], id: placeId('be.gtfs.nmbs-sncb.8813003') });
+  });
+
+  it('filters by group or category, pages, and refuses an unknown category by name', async () => {
+    const metro = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport.metro`)).json()).data.places;
+    expect(metro.items.length).toBeGreaterThan(0);
+    expect(metro.items.every((i) => i.category === 'transport.metro')).toBe(true);
+    const all = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport`)).json()).data.places;
+    // Counts describe the surroundings whatever the filter.
+    expect(metro.counts).toEqual(all.counts);
+    const page2 = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=2&page=2`)).json()).data.places;
+    expect(page2.items.map((i) => i.id)).toEqual(all.items.slice(2, 4).map((i) => i.id));
+    const bad = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport.rocket`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'category', value: 'transport.rocket' } });
+    expect(bad.json().error.message).toContain('transport.rocket');
+    for (const q of ['per_page=101', 'radius=99', 'radius=2001', 'page=0']) {
+      const r = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&${q}`);
+      expect(r.statusCode, q).toBe(400);
+      expect(r.json().error.code).toBe('invalid_parameter');
+    }
+  });
+
+  it('access: the nearest station however far, the lists within the radius only', async () => {
+    const res = await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=100`);
+    expect(res.statusCode, res.body).toBe(200);
+    const access = Access.parse(AccessResponse.parse(res.json()).data.access);
+    const stations = feedPlaces('be', ['sncb']).map((p) => ({ ...p, d: haversine(GRAND_PLACE.lat, GRAND_PLACE.lng, p.lat, p.lng) })).sort((a, b) => a.d - b.d);
+    expect(stations[0]!.d).toBeGreaterThan(100);
+    expect(access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
+    expect(access.stations).toEqual([]);
+    expect(access.missing).toMatchObject({ stations: 'not_found', 'nearest.airport': 'unavailable', airports: 'unavailable' });
+    expect(access.nearest.airport).toBeNull();
+    expect(access.status).toBe('partial');
+    const wide = AccessResponse.parse((await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=2000`)).json()).data.access;
+    expect(wide.stations.map((s) => s.name)).toEqual(stations.filter((s) => s.d <= 2000).map((s) => s.name));
+  });
+});
+
+describe('places and access in the reports of the three countries', () => {
+  it('France: places around Paris 3e and the nearest station (Gare de Lyon) beyond the radius', async () => {
+    const res = await get('/api/v1/fr/report?lat=48.8597&lng=2.36745&include=places,access');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const brute = feedPlaces('fr', ['idfm']).map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) })).filter((p) => p.d <= 1000).sort((a, b) => a.d - b.d);
+    expect(data.places.counts.transport).toBe(brute.length);
+    expect(data.places.items.map((i) => i.name)).toEqual(brute.slice(0, 10).map((p) => p.name));
+    // The nearest station however far: SNCF's list and the feed's RER station, by brute force.
+    const sncf = readFileSync(join(REPO_ROOT, 'datasets/fr/stations/gares-de-voyageurs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(';'))
+      .map(([name, , , pos]) => { const [lat, lng] = pos!.split(',').map(Number); return { name: name!, lat: lat!, lng: lng! }; });
+    const stations = [...sncf, feedPlaces('fr', ['idfm']).find((p) => p.name === 'Gare de Lyon')!]
+      .map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) })).sort((a, b) => a.d - b.d);
+    expect(data.access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
+    expect(data.access.nearest.station!.distance_m).toBeGreaterThan(1000);
+    // Served as the lists serve it: with the RER line its GTFS twin publishes.
+    expect(data.access.nearest.station!.lines).toEqual(['A']);
+  });
+
+  it('France: Paris Gare de Lyon, in SNCF\'s list and in the GTFS feed 90 m apart, is served once', async () => {
+    const res = await get('/api/v1/fr/report?lat=48.8448&lng=2.3740&include=places,access&radius=500');
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const lyon = data.places.items.filter((i) => /gare de lyon/i.test(i.name));
+    expect(lyon).toHaveLength(1);
+    expect(data.access.stations.filter((i) => /gare de lyon/i.test(i.name))).toHaveLength(1);
+    // The RER line of the feed stays with the place kept.
+    expect(lyon[0]!.lines).toEqual(['A']);
+  });
+
+  it('Quebec: two feeds (STM and exo) add up', async () => {
+    const res = await get('/api/v1/ca/report?lat=45.52&lng=-73.58&include=places,access&radius=2000');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const brute = feedPlaces('ca', ['stm', 'exo']).map((p) => ({ ...p, d: haversine(45.52, -73.58, p.lat, p.lng) })).filter((p) => p.d <= 2000);
+    expect(data.places.counts.transport).toBe(brute.length);
+    expect(data.access.nearest.station!.name).toMatch(/^Gare /);
+  });
+});
+
+describe('/catalog/categories', () => {
+  it('serves the same taxonomy in the three countries, with the sources feeding each code there', async () => {
+    const codes: string[][] = [];
+    for (const c of ['fr', 'ca', 'be']) {
+      const res = await get(`/api/v1/${c}/catalog/categories?locale=en`);
+      expect(res.statusCode, res.body).toBe(200);
+      const data = CatalogCategoriesResponse.parse(res.json()).data;
+      codes.push(data.categories.map((x) => x.code));
+      expect(data.categories.map((x) => x.code)).toEqual(PLACE_CATEGORY_CODES);
+      if (c === 'be') {
+        expect(data.categories.find((x) => x.code === 'transport.bus')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl']);
+        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb']);
+        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: [] });
+      }
+    }
+    expect(codes[1]).toEqual(codes[0]);
+    expect(codes[2]).toEqual(codes[0]);
+  });
+});
