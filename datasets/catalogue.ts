@@ -4,6 +4,8 @@ import { banSource } from './fr/ban/source.ts';
 import { contoursIrisSource } from './fr/contours-iris/source.ts';
 import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
+import { radonSource } from './fr/radon/source.ts';
+import { seismicSource } from './fr/seismic/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -17,6 +19,7 @@ export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
+  radonSource, seismicSource,
 ];
 
 export function sourceById(id: string): Source | undefined {
