@@ -1,8 +1,8 @@
-import { radonSource } from '../../datasets/fr/radon/source.ts';
+import { RADON_INDICATOR, radonSource } from '../../datasets/fr/radon/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { ingestCommuneClasses } from './commune-classes.ts';
 
-export const RADON_INDICATOR = 'hazard.radon_potential';
+export { RADON_INDICATOR };
 
 /**
  * IRSN's radon potential by commune (radon.csv: nom_comm;nom_dept;insee_com;classe_potentiel;reg)

@@ -1,8 +1,8 @@
-import { seismicSource } from '../../datasets/fr/seismic/source.ts';
+import { SEISMIC_INDICATOR, seismicSource } from '../../datasets/fr/seismic/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { ingestCommuneClasses } from './commune-classes.ts';
 
-export const SEISMIC_INDICATOR = 'hazard.seismic_zone';
+export { SEISMIC_INDICATOR };
 
 /**
  * The regulatory seismic zoning (décret n° 2010-1255): code_insee;nom_commune;zone_sismicite, zone

@@ -21,3 +21,6 @@ export const radonSource: Source = {
   tables: ['zone_values'],
   sample: 'datasets/fr/radon',
 };
+
+/** The indicator of fr/zone_values holding the class (written by ingest/fr/radon.ts, read by the risks domain). */
+export const RADON_INDICATOR = 'hazard.radon_potential';

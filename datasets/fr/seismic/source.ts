@@ -21,3 +21,6 @@ export const seismicSource: Source = {
   tables: ['zone_values'],
   sample: 'datasets/fr/seismic',
 };
+
+/** The indicator of fr/zone_values holding the class (written by ingest/fr/seismic.ts, read by the risks domain). */
+export const SEISMIC_INDICATOR = 'hazard.seismic_zone';

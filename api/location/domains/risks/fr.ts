@@ -1,0 +1,80 @@
+import { RADON_INDICATOR } from '../../../../datasets/fr/radon/source.ts';
+import { SEISMIC_INDICATOR } from '../../../../datasets/fr/seismic/source.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { Hazard, HazardLevel, HazardType } from '../../../../schemas/hazard.ts';
+import type { FrRisks } from '../../../../schemas/risks.ts';
+import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
+import { finestValue, valuesOfZones } from '../../kinds/zone-values.ts';
+import type { Resolver } from '../types.ts';
+import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
+
+const TABLE = 'zone_values';
+
+/** Zones of the point a commune class may describe, finest first: arrondissement (radon), then commune (spec 2.4). */
+const COMMUNE_LEVELS: ZoneLevel[] = ['sublocality_level1', 'locality'];
+
+/**
+ * Hazards published by commune, as zone values: the producer's class -> the common level (the
+ * mapping is documented in the catalogue's level definitions, hazards.ts). Scope locality: the
+ * risk is known in the commune, not located at the point (spec 2.5).
+ */
+const COMMUNE_HAZARDS: { type: HazardType; indicator: string; levels: Record<number, HazardLevel> }[] = [
+  { type: 'radon', indicator: RADON_INDICATOR, levels: { 1: 'low', 2: 'moderate', 3: 'high' } },
+  { type: 'seismic', indicator: SEISMIC_INDICATOR, levels: { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high', 5: 'very_high' } },
+];
+
+/** Parts of France's risks whose source is not ingested yet: null or absent with reason unavailable, named in meta.warnings. */
+const PENDING: { path: string; source: string }[] = [
+  { path: 'hazards.clay_shrink_swell', source: 'BRGM clay shrink-swell exposure (fr.clay)' },
+  { path: 'obligations', source: 'the GASPAR risks and brush-clearing zones (fr.risk-communes)' },
+  { path: 'polluted_sites', source: 'the CASIAS/BASOL/SIS polluted sites (fr.polluted-sites)' },
+];
+
+/** data.risks in France (spec 2.10) at the commune of the point. */
+export const frRisks: Resolver = async (deps, ctx) => {
+  const zones = COMMUNE_LEVELS.map((l) => ctx.location.zones[l]).filter((z): z is Zone => z !== null);
+  const missing: Missing = {};
+  const warnings: Warning[] = PENDING.map((p) => ({ domain: 'risks', code: 'data_unavailable', message: `${p.path}: not ingested yet (${p.source})` }));
+  for (const p of PENDING) missing[p.path] = 'unavailable';
+  const hazards: Hazard[] = [];
+  const assessed: HazardType[] = [];
+  const notAssessed: HazardType[] = [];
+  const ingested = deps.warehouse.has('fr', TABLE);
+  const rows = ingested ? await valuesOfZones(deps.warehouse, 'fr', TABLE, zones, COMMUNE_HAZARDS.map((h) => h.indicator)) : [];
+  let unavailable = 0;
+  for (const h of COMMUNE_HAZARDS) {
+    const chosen = finestValue(rows, zones, h.indicator);
+    const level = chosen.value ? h.levels[chosen.value.value!] : undefined;
+    if (level) {
+      hazards.push(hazardOf(h.type, level, 'locality', ctx.locale));
+      assessed.push(h.type);
+    } else if (!ingested || !(await hasIndicator(deps, h.indicator))) {
+      // The source is not served here: a momentary absence, not an assessment.
+      missing[`hazards.${h.type}`] = 'unavailable';
+      unavailable++;
+      warnings.push({ domain: 'risks', code: 'data_unavailable', message: `hazards.${h.type}: its source is not ingested on this service` });
+    } else {
+      // Published for the country but not for this commune: nothing to say at this point.
+      notAssessed.push(h.type);
+      missing[`hazards.${h.type}`] = zones.length === 0 ? 'not_covered' : 'not_found';
+    }
+  }
+  for (const e of ['flood', 'landslide', 'coastal_erosion', 'wildfire'] as const) if (hazardEntry(e).notAssessedIn.includes('fr')) notAssessed.push(e);
+  hazards.sort(byLevelDesc);
+  const value: FrRisks = {
+    status: unavailable === COMMUNE_HAZARDS.length ? 'unavailable' : 'partial',
+    hazards,
+    not_assessed: notAssessed,
+    summary: { highest_level: hazards[0]?.level ?? null, notable: hazards.filter((h) => isNotable(h.level)).map((h) => h.type), assessed, not_assessed: notAssessed },
+    obligations: null,
+    polluted_sites: null,
+    missing,
+  };
+  return { value, warnings };
+};
+
+/** Whether the table holds the indicator anywhere (a commune absent from a served source is not an outage). */
+async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): Promise<boolean> {
+  const rows = await deps.warehouse.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM fr_${TABLE} WHERE indicator = $1 LIMIT 1)`, [indicator]);
+  return (rows[0]?.n ?? 0) > 0;
+}
