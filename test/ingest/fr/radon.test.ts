@@ -87,6 +87,17 @@ describe('fr.radon', () => {
     expect(levelOfCommuneCode('13217')).toBe('locality');
   });
 
+  it('fails without publishing when the refused rows pass the reject limit, and leaves the published partition as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-radon-share-'));
+    const dataDir = join(dir, 'data');
+    await ingestRadon(silentContext(dataDir), { path: SAMPLE });
+    const before = await written(dataDir);
+    const file = join(dir, 'radon.csv');
+    await writeFile(file, [HEADER, 'ABZAC;GIRONDE;33001;3;FR', 'COUTRAS;GIRONDE;33138;#VALEUR!;FR', ''].join('\r\n'));
+    await expect(ingestRadon(silentContext(dataDir), { path: file })).rejects.toThrow(/1 of 2 rows rejected/);
+    expect(await written(dataDir)).toEqual(before);
+  });
+
   it.skipIf(!existsSync(REAL))('reads the real extract: a commune of department 02, a Paris arrondissement, the #VALEUR! rows refused', async () => {
     const { summary, out, dataDir } = await ingest(REAL);
     const source = await direct(REAL);
