@@ -6,6 +6,7 @@ import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
 import { radonSource } from './fr/radon/source.ts';
 import { seismicSource } from './fr/seismic/source.ts';
+import { claySource } from './fr/clay/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -19,7 +20,7 @@ export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
-  radonSource, seismicSource,
+  radonSource, seismicSource, claySource,
 ];
 
 export function sourceById(id: string): Source | undefined {

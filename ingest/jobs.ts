@@ -15,6 +15,7 @@ import { filosofiJob } from './fr/filosofi.job.ts';
 import { statbelIncomeJob } from './be/statbel-income.job.ts';
 import { radonJob } from './fr/radon.job.ts';
 import { seismicJob } from './fr/seismic.job.ts';
+import { clayJob } from './fr/clay.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -22,7 +23,7 @@ export { UsageError } from './core/options.ts';
 /** Every job (each declared beside its code); `list` shows them in this order. */
 export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
-  radonJob, seismicJob,
+  radonJob, seismicJob, clayJob,
 ];
 
 export function jobById(id: string): Job | undefined {

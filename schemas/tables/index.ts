@@ -4,6 +4,7 @@ import { MarketIndicatorRow } from './market-indicators.ts';
 import { SaleRow } from './sales.ts';
 import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
+import { AreaCellRow, AreaRow } from './areas.ts';
 
 /**
  * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
@@ -17,6 +18,8 @@ export const TABLES = {
   sales: SaleRow,
   market_indicators: MarketIndicatorRow,
   zone_values: ZoneValueRow,
+  hazard_areas: AreaRow,
+  hazard_areas_cells: AreaCellRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

@@ -76,12 +76,14 @@ describe('risks in France on the samples', () => {
       { type: 'radon', level: 'high', scope: 'locality', label: 'Radon : élevé' },
       { type: 'seismic', level: 'low', scope: 'locality', label: 'Séisme : faible' },
     ]);
-    expect(risks.summary).toEqual({ highest_level: 'high', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['flood', 'landslide', 'coastal_erosion', 'wildfire'] });
+    // Outside every clay polygon of the sample: not assessed (absence of zone is not absence of risk).
+    expect(risks.summary).toEqual({ highest_level: 'high', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
+    expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
     // What is not ingested yet is null with its reason, and named in meta.warnings.
     expect(risks.obligations).toBeNull();
     expect(risks.polluted_sites).toBeNull();
-    expect(risks.missing).toMatchObject({ 'hazards.clay_shrink_swell': 'unavailable', obligations: 'unavailable', polluted_sites: 'unavailable' });
-    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['hazards.clay_shrink_swell', 'obligations', 'polluted_sites']);
+    expect(risks.missing).toMatchObject({ obligations: 'unavailable', polluted_sites: 'unavailable' });
+    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['obligations', 'polluted_sites']);
   });
 
   it('serves radon at the arrondissement in Paris (the IRSN file has no 75056) and the seismic zone at the commune', async () => {
@@ -92,18 +94,49 @@ describe('risks in France on the samples', () => {
     expect(risks.summary.notable).toEqual(['radon']);
   });
 
-  it('answers unavailable, naming the sources, where radon and seismic are not ingested', async () => {
+  it('answers unavailable, naming the sources, where radon, seismic and clay are not ingested', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'lds-risks-none-')), 'data');
-    await runSamples(silentContext(dir), JOBS.filter((j) => j.id !== 'fr.radon' && j.id !== 'fr.seismic'));
+    await runSamples(silentContext(dir), JOBS.filter((j) => !['fr.radon', 'fr.seismic', 'fr.clay'].includes(j.id)));
     const bare = await buildTestApp(dir, { sql: t.sql });
     try {
       const { risks, warnings } = await risksAt(bare, 45.0136, -0.1291);
       expect(risks.status).toBe('unavailable');
       expect(risks.hazards).toEqual([]);
       expect(risks.summary.assessed).toEqual([]);
-      expect(risks.missing).toMatchObject({ 'hazards.radon': 'unavailable', 'hazards.seismic': 'unavailable' });
+      expect(risks.missing).toMatchObject({ 'hazards.radon': 'unavailable', 'hazards.seismic': 'unavailable', 'hazards.clay_shrink_swell': 'unavailable' });
       expect(warnings.some((w) => w.domain === 'risks' && w.message.startsWith('hazards.radon'))).toBe(true);
     } finally { await bare.close(); }
+  });
+});
+
+describe('clay shrink-swell in France on the samples', () => {
+  /** The midpoint of the edge of two clay polygons of the sample, as written (WGS84 [lng, lat]). */
+  async function outline(id: string): Promise<[number, number][]> {
+    const [a] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE id = 'fr.clay:${id}'`);
+    return JSON.parse(a!.geometry).coordinates[0];
+  }
+
+  it('serves the exposure of the polygon containing the point, on both sides of an edge, and not assessed outside', async () => {
+    // 33-0001 (NIVEAU 3) lies south of 33-0002 (NIVEAU 2): their shared edge is the north edge of the first.
+    const ring = await outline('33-0001');
+    const [[x1, y1], [x2, y2]] = [ring[2]!, ring[3]!];
+    const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const south = await risksAt(t, my - 0.00002, mx);
+    const north = await risksAt(t, my + 0.00002, mx);
+    expect(south.risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toEqual({ type: 'clay_shrink_swell', level: 'high', scope: 'point', label: 'Clay shrink-swell: high' });
+    expect(north.risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toMatchObject({ level: 'moderate', scope: 'point' });
+    // West of the west edge of both: no polygon, so the type is not assessed there.
+    const [wx, wy] = ring[0]!;
+    const west = await risksAt(t, wy + 0.001, wx - 0.00003);
+    expect(west.risks.hazards.some((h) => h.type === 'clay_shrink_swell')).toBe(false);
+    expect(west.risks.not_assessed).toContain('clay_shrink_swell');
+    expect(west.risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
+  });
+
+  it('serves the highest hazard first: high clay before low radon', async () => {
+    const { risks } = await risksAt(t, 45.0136, -0.1291);
+    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['clay_shrink_swell', 'high'], ['radon', 'low'], ['seismic', 'very_low']]);
+    expect(risks.summary).toMatchObject({ highest_level: 'high', notable: ['clay_shrink_swell'] });
   });
 });
 
@@ -117,8 +150,8 @@ describe('GET /catalog/hazards', () => {
       expect(byType.seismic!.levels.map((l) => l.level)).toEqual(['very_low', 'low', 'moderate', 'high', 'very_high']);
       expect(byType.radon!.levels.map((l) => [l.level, l.definition.slice(0, 16)])).toEqual([['low', 'IRSN category 1:'], ['moderate', 'IRSN category 2:'], ['high', 'IRSN category 3:']]);
       expect(byType.radon!.assessed_in).toEqual([{ country: 'fr', scope: ['locality'], sources: ['fr.radon'], served: true }]);
-      // Clay is assessed in France from a source not ingested yet; Belgium's flood is not computed yet.
-      expect(byType.clay_shrink_swell!.assessed_in[0]).toMatchObject({ country: 'fr', served: false });
+      expect(byType.clay_shrink_swell!.assessed_in).toEqual([{ country: 'fr', scope: ['building', 'point'], sources: ['fr.clay'], served: true }]);
+      // Belgium's flood is not computed yet.
       expect(byType.flood!.assessed_in.find((a) => a.country === 'be')).toMatchObject({ sources: ['be.brussels-flood'], served: false });
       expect(byType.flood!.not_assessed_in).toEqual(['fr']);
     }
