@@ -133,6 +133,17 @@ describe('clay shrink-swell in France on the samples', () => {
     expect(west.risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
   });
 
+  it('does not serve clay for a position known only to the commune or the street, but keeps the commune hazards', async () => {
+    for (const [address, precision] of [['Abzac', 'locality'], ['Route de Coutras 33230 Abzac', 'street']] as const) {
+      const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent(address)}&include=risks&locale=en`));
+      expect(body.data.location.precision).toBe(precision);
+      const risks = FrRisks.parse(body.data.risks);
+      expect(risks.missing['hazards.clay_shrink_swell']).toBe('insufficient_precision');
+      expect(risks.hazards.map((h) => h.type)).toEqual(['radon', 'seismic']);
+      expect(risks.summary.assessed).not.toContain('clay_shrink_swell');
+    }
+  });
+
   it('serves the highest hazard first: high clay before low radon', async () => {
     const { risks } = await risksAt(t, 45.0136, -0.1291);
     expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['clay_shrink_swell', 'high'], ['radon', 'low'], ['seismic', 'very_low']]);
