@@ -7,6 +7,7 @@ import { filosofiSource } from './fr/filosofi/source.ts';
 import { radonSource } from './fr/radon/source.ts';
 import { seismicSource } from './fr/seismic/source.ts';
 import { claySource } from './fr/clay/source.ts';
+import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -20,7 +21,7 @@ export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource,
-  radonSource, seismicSource, claySource,
+  radonSource, seismicSource, claySource, pollutedSitesSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

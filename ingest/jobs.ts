@@ -16,6 +16,7 @@ import { statbelIncomeJob } from './be/statbel-income.job.ts';
 import { radonJob } from './fr/radon.job.ts';
 import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
+import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -23,7 +24,7 @@ export { UsageError } from './core/options.ts';
 /** Every job (each declared beside its code); `list` shows them in this order. */
 export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
-  radonJob, seismicJob, clayJob,
+  radonJob, seismicJob, clayJob, pollutedSitesJob,
 ];
 
 export function jobById(id: string): Job | undefined {

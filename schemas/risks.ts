@@ -25,9 +25,11 @@ export const FrPollutedSiteItem = z.object({
 });
 
 /** polluted_sites of France (spec 2.10): areas containing the point, counts per type within the radius, nearest items. */
+const Count = z.number().int().nonnegative().nullable().describe('null when the type\'s source is not served here (reason in missing)');
 export const FrPollutedSites = z.object({
-  inside: z.array(z.object({ type: FrPollutedSiteType, status: z.string().nullable(), name: z.string().nullable(), updated_on: IsoDate.nullable() })),
-  counts: z.object({ former_industrial_activity: z.number().int(), soil_information_area: z.number().int(), contaminated_land: z.number().int(), suspected_land: z.number().int() }),
+  inside: z.array(z.object({ type: FrPollutedSiteType, status: z.string().nullable(), name: z.string().nullable(), updated_on: IsoDate.nullable() }))
+    .nullable().describe('null while the SIS areas are not served here (reason in missing)'),
+  counts: z.object({ former_industrial_activity: Count, soil_information_area: Count, contaminated_land: Count, suspected_land: Count }),
   items: z.array(FrPollutedSiteItem),
 });
 

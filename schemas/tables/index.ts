@@ -5,6 +5,7 @@ import { SaleRow } from './sales.ts';
 import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
 import { AreaCellRow, AreaRow } from './areas.ts';
+import { PointRow } from './points.ts';
 
 /**
  * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
@@ -20,6 +21,7 @@ export const TABLES = {
   zone_values: ZoneValueRow,
   hazard_areas: AreaRow,
   hazard_areas_cells: AreaCellRow,
+  polluted_sites: PointRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

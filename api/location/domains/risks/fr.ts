@@ -6,6 +6,8 @@ import type { FrRisks } from '../../../../schemas/risks.ts';
 import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
 import { CLAY_LAYER } from '../../../../datasets/fr/clay/source.ts';
 import { areasAt } from '../../kinds/areas.ts';
+import { pointsAround } from '../../kinds/points.ts';
+import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
 import { finestValue, valuesOfZones } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
@@ -30,7 +32,6 @@ const COMMUNE_HAZARDS: { type: HazardType; indicator: string; levels: Record<num
 /** Parts of France's risks whose source is not ingested yet: null or absent with reason unavailable, named in meta.warnings. */
 const PENDING: { path: string; source: string }[] = [
   { path: 'obligations', source: 'the GASPAR risks and brush-clearing zones (fr.risk-communes)' },
-  { path: 'polluted_sites', source: 'the CASIAS/BASOL/SIS polluted sites (fr.polluted-sites)' },
 ];
 
 /** data.risks in France (spec 2.10) at the commune of the point. */
@@ -79,6 +80,15 @@ export const frRisks: Resolver = async (deps, ctx) => {
     polluted_sites: null,
     missing,
   };
+  const sites = await pollutedSitesAt(deps, ctx, pointsAround);
+  if ('sites' in sites) {
+    value.polluted_sites = sites.sites;
+    Object.assign(missing, sites.missing);
+    warnings.push(...sites.warnings);
+  } else {
+    missing.polluted_sites = 'unavailable';
+    warnings.push({ domain: 'risks', code: 'data_unavailable', message: `polluted_sites: not ingested yet (${POLLUTED_SITE_TYPES.join(', ')}: fr.polluted-sites)` });
+  }
   return { value, warnings };
 };
 

@@ -5,7 +5,7 @@ import { frRisks } from './fr.ts';
 
 /**
  * Risks (spec 2.10): hazards and polluted sites (issue 15). France: radon and seismic zone at the
- * commune of the point, clay exposure at the point or building; obligations and polluted sites to come. Canada and Belgium: to come
+ * commune of the point, clay exposure at the point or building, former industrial sites around; obligations and SIS areas to come. Canada and Belgium: to come
  * (the report answers the domain unavailable there).
  */
 export const risksDomain: DomainModule = {
@@ -15,5 +15,5 @@ export const risksDomain: DomainModule = {
   paths: { be: ['/risks', '/report'] },
   resolvers: { fr: frRisks },
   schema: FrRisks,
-  tables: { fr: ['zone_values', 'hazard_areas', 'hazard_areas_cells'] },
+  tables: { fr: ['zone_values', 'hazard_areas', 'hazard_areas_cells', 'polluted_sites'] },
 };

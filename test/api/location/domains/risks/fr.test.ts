@@ -81,8 +81,8 @@ describe('risks in France on the samples', () => {
     expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
     // What is not ingested yet is null with its reason, and named in meta.warnings.
     expect(risks.obligations).toBeNull();
-    expect(risks.polluted_sites).toBeNull();
-    expect(risks.missing).toMatchObject({ obligations: 'unavailable', polluted_sites: 'unavailable' });
+    expect(risks.polluted_sites?.inside).toBeNull();
+    expect(risks.missing).toMatchObject({ obligations: 'unavailable', 'polluted_sites.inside': 'unavailable', 'polluted_sites.counts.contaminated_land': 'unavailable' });
     expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['obligations', 'polluted_sites']);
   });
 
@@ -148,6 +148,26 @@ describe('clay shrink-swell in France on the samples', () => {
     const { risks } = await risksAt(t, 45.0136, -0.1291);
     expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['clay_shrink_swell', 'high'], ['radon', 'low'], ['seismic', 'very_low']]);
     expect(risks.summary).toMatchObject({ highest_level: 'high', notable: ['clay_shrink_swell'] });
+  });
+});
+
+describe('polluted sites in France on the samples', () => {
+  const SITES = join(REPO_ROOT, 'datasets/fr/polluted-sites/basias.geocoded.csv');
+  /** The sites of the published file within the radius, by DuckDB on the file itself (haversine, R = 6371008.8 m). */
+  const within = (lat: number, lng: number, r: number) => duckRows<{ id: string; address: string; d: number }>(
+    `SELECT * FROM (SELECT identifiant AS id, adresse AS address, 2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude::DOUBLE - ${lat}) / 2), 2)
+       + cos(radians(${lat})) * cos(radians(latitude::DOUBLE)) * pow(sin(radians(longitude::DOUBLE - ${lng}) / 2), 2))) AS d
+     FROM read_csv('${SITES}', delim = ';', header = true, all_varchar = true)
+     WHERE result_score::DOUBLE >= 0.5 AND latitude <> '') WHERE d <= ${r} ORDER BY d, id`);
+
+  it('counts the former industrial sites within the radius and lists the nearest, as DuckDB reads the file', async () => {
+    for (const [lat, lng, radius] of [[48.8597, 2.36745, 500], [48.8597, 2.36745, 2000], [48.8597, 2.36745, 100], [45.0136, -0.1291, 500]] as const) {
+      const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&radius=${radius}&locale=en`));
+      const sites = FrRisks.parse(body.data.risks).polluted_sites!;
+      const expected = await within(lat, lng, radius);
+      expect(sites.counts, `${lat},${lng} r=${radius}`).toEqual({ former_industrial_activity: expected.length, soil_information_area: null, contaminated_land: null, suspected_land: null });
+      expect(sites.items.map((i) => [i.type, i.address, i.distance_m])).toEqual(expected.slice(0, 10).map((e) => ['former_industrial_activity', e.address, Math.round(e.d)]));
+    }
   });
 });
 
