@@ -6,6 +6,10 @@ import { dvfRawSource, dvfSource } from './fr/dvf/source.ts';
 import { filosofiSource } from './fr/filosofi/source.ts';
 import { rentsSource } from './fr/rents/source.ts';
 import { stationsSource } from './fr/stations/source.ts';
+import { radonSource } from './fr/radon/source.ts';
+import { seismicSource } from './fr/seismic/source.ts';
+import { claySource } from './fr/clay/source.ts';
+import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
@@ -23,6 +27,7 @@ export const SOURCES: readonly Source[] = [
   statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource, cmhcSource,
   balSource,
   stationsSource,
+  radonSource, seismicSource, claySource, pollutedSitesSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -34,7 +34,7 @@ export interface CountryProfile {
    */
   outline: { naturalEarthId: string; within?: 'quebec' };
   /** Catalog routes of the country (spec 4.2 lists fields; 4.4 adds domains for Belgium). */
-  catalogs: ('fields' | 'domains' | 'categories')[];
+  catalogs: ('fields' | 'domains' | 'categories' | 'hazards')[];
   address: {
     /** How a postal code is written in a free-text address. */
     postcode: 'five_digits' | 'four_digits_before_locality' | 'canadian_a1a_1a1';

@@ -18,6 +18,10 @@ import { statbelIncomeJob } from './be/statbel-income.job.ts';
 import { balJob } from './fr/bal.job.ts';
 import { gtfsJob } from './generic/gtfs.job.ts';
 import { stationsJob } from './fr/stations.job.ts';
+import { radonJob } from './fr/radon.job.ts';
+import { seismicJob } from './fr/seismic.job.ts';
+import { clayJob } from './fr/clay.job.ts';
+import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -27,6 +31,7 @@ export const JOBS: Job[] = [
   banJob, frZonesJob, caZonesJob, adressesQuebecJob, montrealRollJob, beZonesJob, bestJob, dvfJob, filosofiJob, rentsJob, cmhcJob, statbelIncomeJob, genericZonesJob, genericAddressesJob,
   balJob,
   gtfsJob, stationsJob,
+  radonJob, seismicJob, clayJob, pollutedSitesJob,
 ];
 
 export function jobById(id: string): Job | undefined {

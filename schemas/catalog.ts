@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Country } from './common.ts';
+import { HazardLevel, HazardScope, HazardType } from './hazard.ts';
 
 /** An entry of /catalog/fields (spec 4.4): definition, label, unit, update rhythm, coverage. */
 export const CatalogField = z.object({
@@ -31,3 +32,24 @@ export const CatalogDomain = z.object({
 export type CatalogDomain = z.infer<typeof CatalogDomain>;
 
 export const CatalogDomains = z.object({ country: Country, domains: z.array(CatalogDomain) });
+
+/** A level of a hazard type and what it means for that type (spec 2.5 level definitions). */
+export const CatalogHazardLevel = z.object({ level: HazardLevel, label: z.string(), definition: z.string() });
+
+/** An entry of /catalog/hazards (spec 4.2, 4.4): a type, its levels, where and from what it is assessed. */
+export const CatalogHazard = z.object({
+  type: HazardType,
+  label: z.string(),
+  definition: z.string(),
+  levels: z.array(CatalogHazardLevel).describe('levels served for the type, lowest first'),
+  assessed_in: z.array(z.object({
+    country: Country,
+    scope: z.array(HazardScope),
+    sources: z.array(z.string()).describe('source ids (datasets catalogue) assessing the type in the country'),
+    served: z.boolean().describe('whether this service computes the type in the country today'),
+  })),
+  not_assessed_in: z.array(Country).describe('countries where the type is named in not_assessed (spec 2.5)'),
+});
+export type CatalogHazard = z.infer<typeof CatalogHazard>;
+
+export const CatalogHazards = z.object({ country: Country, hazards: z.array(CatalogHazard) });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Country, Locale } from '../../schemas/common.ts';
-import { CatalogDomains, CatalogFields, type CatalogDomain, type CatalogField } from '../../schemas/catalog.ts';
+import { CatalogDomains, CatalogFields, CatalogHazards, type CatalogDomain, type CatalogField, type CatalogHazard } from '../../schemas/catalog.ts';
 import { CatalogCategories, PLACE_CATEGORIES, PLACE_GROUPS, groupOf } from '../../schemas/categories.ts';
 import type { Warehouse } from '../core/warehouse.ts';
 import { DOMAINS } from '../../schemas/domain.ts';
+import { HAZARD_LEVELS, HAZARD_TYPES } from '../../schemas/hazard.ts';
 import { envelope as envelopeSchema } from '../../schemas/envelope.ts';
 import { labelOf } from '../../schemas/common.ts';
 import type { Manifest } from '../../schemas/tables/manifest.ts';
@@ -12,6 +13,7 @@ import { profileOf } from '../../datasets/countries.ts';
 import { envelope } from '../core/respond.ts';
 import type { AnyRoute } from '../core/routes.ts';
 import { ALL_FIELDS, computes, DOMAIN_REGISTRY } from './domains/index.ts';
+import { HAZARD_CATALOG } from './domains/risks/hazards.ts';
 import type { LocationRouteDeps } from './domains/types.ts';
 import { localeOf, placeShape } from './params.ts';
 
@@ -36,6 +38,8 @@ export async function catalogCategories(warehouse: Warehouse, country: Country, 
     categories: Object.entries(PLACE_CATEGORIES).map(([code, label]) => ({ code, group: groupOf(code), label: label[locale], sources: sourcesOf(code) })),
   };
 }
+
+export const CatalogHazardsResponse = envelopeSchema(CatalogHazards);
 
 /** /catalog/fields: each field of the domains with its definition and whether its sources are ingested here. */
 export function catalogFields(country: Country, locale: Locale, manifest: Manifest): CatalogField[] {
@@ -72,12 +76,29 @@ export function catalogDomains(country: Country, locale: Locale): CatalogDomain[
   });
 }
 
+/**
+ * /catalog/hazards: every hazard type with its levels and their definitions (spec 2.5), the
+ * countries and sources assessing it; `served` when this service computes the risks of the
+ * country and knows every source (datasets/catalogue.ts). The same catalogue in every country.
+ */
+export function catalogHazards(locale: Locale): CatalogHazard[] {
+  return HAZARD_CATALOG.map((h) => ({
+    type: h.type, label: labelOf(HAZARD_TYPES, h.type, locale), definition: h.definition[locale],
+    levels: h.levels.map((l) => ({ level: l.level, label: labelOf(HAZARD_LEVELS, l.level, locale), definition: l.definition[locale] })),
+    assessed_in: h.assessedIn.map((a) => ({
+      country: a.country, scope: a.scope, sources: a.sources,
+      served: computes('risks', a.country) && a.sources.every((id) => sourceById(id) !== undefined),
+    })),
+    not_assessed_in: h.notAssessedIn,
+  }));
+}
+
 const CATALOG_ERRORS = ['invalid_parameter', 'unauthorized', 'country_not_allowed', 'internal_error'] as const;
 
 /** The catalog routes a country serves (spec 4.2, 4.4; which ones: datasets/<country>/profile.ts). */
 export function catalogRoutes(country: Country, deps: LocationRouteDeps): AnyRoute[] {
   const base = `/api/v1/${country}`;
-  const routes: Record<'fields' | 'domains' | 'categories', AnyRoute> = {
+  const routes: Record<'fields' | 'domains' | 'categories' | 'hazards', AnyRoute> = {
     fields: {
       method: 'GET', url: `${base}/catalog/fields`, tags: [country], summary: 'Field definitions with their coverage',
       query: z.strictObject({ locale: placeShape.locale }), response: CatalogFieldsResponse, errors: [...CATALOG_ERRORS],
@@ -99,6 +120,12 @@ export function catalogRoutes(country: Country, deps: LocationRouteDeps): AnyRou
       query: z.strictObject({ locale: placeShape.locale }), response: CatalogCategoriesResponse, errors: [...CATALOG_ERRORS],
       policy: { auth: true, country, units: 0 },
       handler: async ({ request, query }) => envelope(request, deps.clock, await catalogCategories(deps.warehouse, country, localeOf(request, query.locale))),
+    },
+    hazards: {
+      method: 'GET', url: `${base}/catalog/hazards`, tags: [country], summary: 'Hazard types, their levels and where they are assessed',
+      query: z.strictObject({ locale: placeShape.locale }), response: CatalogHazardsResponse, errors: [...CATALOG_ERRORS],
+      policy: { auth: true, country, units: 0 },
+      handler: async ({ request, query }) => envelope(request, deps.clock, { country, hazards: catalogHazards(localeOf(request, query.locale)) }),
     },
   };
   return profileOf(country).catalogs.map((c) => routes[c]);

@@ -16,6 +16,6 @@ export const beProfile: CountryProfile = {
     partial: ['administrative_area_level2'],
   },
   outline: { naturalEarthId: '056' },
-  catalogs: ['fields', 'domains', 'categories'],
+  catalogs: ['fields', 'domains', 'categories', 'hazards'],
   address: { postcode: 'four_digits_before_locality' },
 };

@@ -16,6 +16,6 @@ export const frProfile: CountryProfile = {
     partial: ['sublocality_level1'],
   },
   outline: { naturalEarthId: '250' },
-  catalogs: ['fields', 'categories'],
+  catalogs: ['fields', 'categories', 'hazards'],
   address: { postcode: 'five_digits' },
 };

@@ -5,6 +5,7 @@ import { PointRow } from './points.ts';
 import { SaleRow } from './sales.ts';
 import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
+import { AreaCellRow, AreaRow } from './areas.ts';
 
 /**
  * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
@@ -19,6 +20,9 @@ export const TABLES = {
   market_indicators: MarketIndicatorRow,
   zone_values: ZoneValueRow,
   places: PointRow,
+  hazard_areas: AreaRow,
+  hazard_areas_cells: AreaCellRow,
+  polluted_sites: PointRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

@@ -17,7 +17,7 @@ describe('GET /api/v1/fr/report', () => {
     expect(res.statusCode).toBe(200);
     const body = ReportResponse.parse(res.json());
     expect(body.data.location.zones.locality?.code).toBe('75056');
-    for (const d of <const>['building', 'property', 'risks', 'urbanism']) {
+    for (const d of <const>['building', 'property', 'urbanism']) {
       expect(body.data[d]).toEqual({ status: 'unavailable', missing: {} });
       expect(body.meta.warnings.some((w) => w.domain === d && w.code === 'data_unavailable')).toBe(true);
     }
@@ -25,6 +25,9 @@ describe('GET /api/v1/fr/report', () => {
     expect(body.data.places).toMatchObject({ status: 'unavailable', counts: { transport: null }, items: [], missing: { items: 'unavailable', 'counts.transport': 'unavailable' } });
     expect(body.data.access).toMatchObject({ status: 'unavailable', nearest: { station: null }, stations: [], missing: { 'nearest.station': 'unavailable', stations: 'unavailable' } });
     for (const d of <const>['places', 'access']) expect(body.meta.warnings.some((w) => w.domain === d && w.code === 'data_unavailable')).toBe(true);
+    // Risks has its shape: radon and seismic not ingested in this fixture, so nothing assessed and each with its reason.
+    expect(body.data.risks).toMatchObject({ status: 'unavailable', hazards: [], missing: { 'hazards.radon': 'unavailable', 'hazards.seismic': 'unavailable' } });
+    expect(body.meta.warnings.some((w) => w.domain === 'risks' && w.code === 'data_unavailable')).toBe(true);
     // Residents has its shape: incomes not ingested in this fixture, each field null with its reason.
     expect(body.data.residents).toMatchObject({ status: 'unavailable', income: { median_disposable_per_unit: null }, missing: { 'income.median_disposable_per_unit': 'unavailable' } });
     // The market domain has its shape: every field null, each with its reason (no sales ingested in this fixture).

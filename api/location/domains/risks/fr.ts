@@ -1,0 +1,116 @@
+import { RADON_INDICATOR } from '../../../../datasets/fr/radon/source.ts';
+import { SEISMIC_INDICATOR } from '../../../../datasets/fr/seismic/source.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { Hazard, HazardLevel, HazardType } from '../../../../schemas/hazard.ts';
+import type { FrRisks } from '../../../../schemas/risks.ts';
+import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
+import { CLAY_LAYER } from '../../../../datasets/fr/clay/source.ts';
+import { areasAt } from '../../kinds/areas.ts';
+import { pointsAround } from '../../kinds/points.ts';
+import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
+import { finestValue, valuesOfZones } from '../../kinds/zone-values.ts';
+import type { Resolver } from '../types.ts';
+import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
+
+const TABLE = 'zone_values';
+const AREAS = 'hazard_areas';
+const CLAY_LEVELS: readonly HazardLevel[] = ['low', 'moderate', 'high'];
+
+/** Zones of the point a commune class may describe, finest first: arrondissement (radon), then commune (spec 2.4). */
+const COMMUNE_LEVELS: ZoneLevel[] = ['sublocality_level1', 'locality'];
+
+/**
+ * Hazards published by commune, as zone values: the producer's class -> the common level (the
+ * mapping is documented in the catalogue's level definitions, hazards.ts). Scope locality: the
+ * risk is known in the commune, not located at the point (spec 2.5).
+ */
+const COMMUNE_HAZARDS: { type: HazardType; indicator: string; levels: Record<number, HazardLevel> }[] = [
+  { type: 'radon', indicator: RADON_INDICATOR, levels: { 1: 'low', 2: 'moderate', 3: 'high' } },
+  { type: 'seismic', indicator: SEISMIC_INDICATOR, levels: { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high', 5: 'very_high' } },
+];
+
+/** Parts of France's risks whose source is not ingested yet: null or absent with reason unavailable, named in meta.warnings. */
+const PENDING: { path: string; source: string }[] = [
+  { path: 'obligations', source: 'the GASPAR risks and brush-clearing zones (fr.risk-communes)' },
+];
+
+/** data.risks in France (spec 2.10) at the commune of the point. */
+export const frRisks: Resolver = async (deps, ctx) => {
+  const zones = COMMUNE_LEVELS.map((l) => ctx.location.zones[l]).filter((z): z is Zone => z !== null);
+  const missing: Missing = {};
+  const warnings: Warning[] = PENDING.map((p) => ({ domain: 'risks', code: 'data_unavailable', message: `${p.path}: not ingested yet (${p.source})` }));
+  for (const p of PENDING) missing[p.path] = 'unavailable';
+  const hazards: Hazard[] = [];
+  const assessed: HazardType[] = [];
+  const notAssessed: HazardType[] = [];
+  const ingested = deps.warehouse.has('fr', TABLE);
+  const rows = ingested ? await valuesOfZones(deps.warehouse, 'fr', TABLE, zones, COMMUNE_HAZARDS.map((h) => h.indicator)) : [];
+  let unavailable = 0;
+  for (const h of COMMUNE_HAZARDS) {
+    const chosen = finestValue(rows, zones, h.indicator);
+    const level = chosen.value ? h.levels[chosen.value.value!] : undefined;
+    if (level) {
+      hazards.push(hazardOf(h.type, level, 'locality', ctx.locale));
+      assessed.push(h.type);
+    } else if (!ingested || !(await hasIndicator(deps, h.indicator))) {
+      // The source is not served here: a momentary absence, not an assessment.
+      missing[`hazards.${h.type}`] = 'unavailable';
+      unavailable++;
+      warnings.push({ domain: 'risks', code: 'data_unavailable', message: `hazards.${h.type}: its source is not ingested on this service` });
+    } else {
+      // Published for the country but not for this commune: nothing to say at this point.
+      notAssessed.push(h.type);
+      missing[`hazards.${h.type}`] = zones.length === 0 ? 'not_covered' : 'not_found';
+    }
+  }
+  const clay = await clayAt(deps, ctx);
+  if ('hazard' in clay) { hazards.push(clay.hazard); assessed.push('clay_shrink_swell'); } else {
+    missing['hazards.clay_shrink_swell'] = clay.reason;
+    if (clay.reason === 'not_assessed') notAssessed.push('clay_shrink_swell');
+    if (clay.reason === 'unavailable') { unavailable++; warnings.push({ domain: 'risks', code: 'data_unavailable', message: 'hazards.clay_shrink_swell: its source (fr.clay) is not ingested on this service' }); }
+  }
+  for (const e of ['flood', 'landslide', 'coastal_erosion', 'wildfire'] as const) if (hazardEntry(e).notAssessedIn.includes('fr')) notAssessed.push(e);
+  hazards.sort(byLevelDesc);
+  const value: FrRisks = {
+    status: unavailable === COMMUNE_HAZARDS.length + 1 ? 'unavailable' : 'partial',
+    hazards,
+    not_assessed: notAssessed,
+    summary: { highest_level: hazards[0]?.level ?? null, notable: hazards.filter((h) => isNotable(h.level)).map((h) => h.type), assessed, not_assessed: notAssessed },
+    obligations: null,
+    polluted_sites: null,
+    missing,
+  };
+  const sites = await pollutedSitesAt(deps, ctx, pointsAround);
+  if ('sites' in sites) {
+    value.polluted_sites = sites.sites;
+    Object.assign(missing, sites.missing);
+    warnings.push(...sites.warnings);
+  } else {
+    missing.polluted_sites = 'unavailable';
+    warnings.push({ domain: 'risks', code: 'data_unavailable', message: `polluted_sites: not ingested yet (${POLLUTED_SITE_TYPES.join(', ')}: fr.polluted-sites)` });
+  }
+  return { value, warnings };
+};
+
+/** Whether the table holds the indicator anywhere (a commune absent from a served source is not an outage). */
+async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): Promise<boolean> {
+  const rows = await deps.warehouse.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM fr_${TABLE} WHERE indicator = $1 LIMIT 1)`, [indicator]);
+  return (rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Clay shrink-swell at the point (BRGM exposure polygons, the highest containing it): scope
+ * building when the building is known, else point; never for a position known only to the street
+ * or the commune (spec 2.6: it would describe another place). Outside every polygon the type is
+ * not assessed: absence of zone is not absence of risk (spec 2.5).
+ */
+async function clayAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1]): Promise<{ hazard: Hazard } | { reason: 'unavailable' | 'insufficient_precision' | 'not_assessed' }> {
+  if (!deps.warehouse.has('fr', AREAS)) return { reason: 'unavailable' };
+  const { precision, latitude, longitude, building_id: building } = ctx.location;
+  if (precision === 'street' || precision === 'locality') return { reason: 'insufficient_precision' };
+  const hits = (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude)).filter((a) => a.layer === CLAY_LAYER);
+  const levels = hits.map((h) => h.attributes?.level as HazardLevel).filter((l) => CLAY_LEVELS.includes(l));
+  if (levels.length === 0) return { reason: 'not_assessed' };
+  const level = CLAY_LEVELS.filter((l) => levels.includes(l)).at(-1)!;
+  return { hazard: hazardOf('clay_shrink_swell', level, building ? 'building' : 'point', ctx.locale) };
+}

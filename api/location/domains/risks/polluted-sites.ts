@@ -1,0 +1,42 @@
+import { pollutedSiteCategory } from '../../../../datasets/fr/polluted-sites/source.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { FrRisks } from '../../../../schemas/risks.ts';
+import type { pointsAround } from '../../kinds/points.ts';
+import type { LocationRouteDeps, ResolveContext } from '../types.ts';
+
+export const POLLUTED_SITE_TYPES = ['former_industrial_activity', 'soil_information_area', 'contaminated_land', 'suspected_land'] as const;
+const TABLE = 'polluted_sites';
+/** Spec 8: default radius of polluted sites. */
+const DEFAULT_RADIUS_M = 500;
+const ITEMS = 10;
+
+/**
+ * polluted_sites of France (spec 2.10) around the point: counts per type within the radius and the
+ * nearest sites. A type none of whose sites is ingested here has a null count (reason
+ * unavailable), never 0: a zero would say "no site" where nothing was looked at. The SIS areas
+ * (`inside`) are not ingested yet.
+ */
+export async function pollutedSitesAt(deps: LocationRouteDeps, ctx: ResolveContext, around: typeof pointsAround):
+  Promise<{ sites: NonNullable<FrRisks['polluted_sites']>; missing: Missing; warnings: Warning[] } | { unavailable: true }> {
+  if (!deps.warehouse.has('fr', TABLE)) return { unavailable: true };
+  const served = new Set((await deps.warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM fr_${TABLE}`)).map((r) => r.category));
+  const answer = await around(deps.warehouse, 'fr', TABLE, { lat: ctx.location.latitude, lng: ctx.location.longitude, radiusM: ctx.radius ?? DEFAULT_RADIUS_M, limit: ITEMS, offset: 0 });
+  const missing: Missing = { 'polluted_sites.inside': 'unavailable' };
+  const counts = Object.fromEntries(POLLUTED_SITE_TYPES.map((t) => {
+    const category = pollutedSiteCategory(t);
+    if (!served.has(category)) { missing[`polluted_sites.counts.${t}`] = 'unavailable'; return [t, null]; }
+    return [t, answer.counts[category] ?? 0];
+  })) as NonNullable<FrRisks['polluted_sites']>['counts'];
+  const unserved = POLLUTED_SITE_TYPES.filter((t) => counts[t] === null);
+  const items = answer.items.map((h) => {
+    const a = (h.attributes ?? {}) as { address?: string | null; status?: string | null; updated_on?: string | null };
+    return {
+      type: h.category.slice('polluted_site.'.length) as (typeof POLLUTED_SITE_TYPES)[number], status: a.status ?? null, name: h.name,
+      address: a.address ?? null, distance_m: Math.round(h.distance_m), updated_on: a.updated_on ?? null,
+    };
+  });
+  const warnings: Warning[] = unserved.length > 0
+    ? [{ domain: 'risks', code: 'data_unavailable', message: `polluted_sites: ${unserved.join(', ')} not ingested yet` }]
+    : [];
+  return { sites: { inside: null, counts, items }, missing, warnings };
+}

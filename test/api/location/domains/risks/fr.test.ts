@@ -1,0 +1,195 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pointOnFeature } from '@turf/turf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogHazardsResponse } from '../../../../../api/location/catalog.ts';
+import { ReportResponse } from '../../../../../api/location/report.ts';
+import { JOBS, REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { FrRisks } from '../../../../../schemas/risks.ts';
+import { duckRows } from '../../../../helpers/duckdb.ts';
+import { silentContext } from '../../../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+
+// France's risks on the committed samples, each hazard checked against DuckDB reading the producers' files directly.
+const RADON = join(REPO_ROOT, 'datasets/fr/radon/radon.csv');
+const SEISMIC = join(REPO_ROOT, 'datasets/fr/seismic/zonage_sismique_communes.csv');
+const RADON_LEVELS: Record<string, string> = { 1: 'low', 2: 'moderate', 3: 'high' };
+const SEISMIC_LEVELS: Record<string, string> = { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high', 5: 'very_high' };
+
+let t: TestApp;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-risks-')), 'data');
+  await runSamples(silentContext(dataDir));
+  t = await buildTestApp(dataDir);
+});
+afterAll(async () => { await t.close(); });
+
+async function get(app: TestApp, url: string) {
+  const res = await app.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${app.key}` } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function risksAt(app: TestApp, lat: number, lng: number, locale = 'en') {
+  const body = ReportResponse.parse(await get(app, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&locale=${locale}`));
+  return { risks: FrRisks.parse(body.data.risks), location: body.data.location, warnings: body.meta.warnings };
+}
+
+describe('risks in France on the samples', () => {
+  it('serves at every address of the samples the radon category of its arrondissement or commune and the seismic zone of its commune, as in the files', async () => {
+    const addresses = await duckRows<{ code: string; lat: number; lng: number }>(
+      `SELECT locality_code AS code, any_value(latitude ORDER BY id) AS lat, any_value(longitude ORDER BY id) AS lng FROM '${dataDir}/fr/addresses/*.parquet' GROUP BY ALL ORDER BY code`);
+    // The producers' files as published: the radon file drops the leading zero of departments 01-09.
+    const radon = await duckRows<{ code: string; cls: string }>(`SELECT lpad(insee_com, 5, '0') AS code, classe_potentiel AS cls FROM read_csv('${RADON}', delim = ';', header = true, all_varchar = true, quote = '')`);
+    const seismic = await duckRows<{ code: string; zone: string }>(`SELECT code_insee AS code, zone_sismicite AS zone FROM read_csv('${SEISMIC}', delim = ';', header = true, all_varchar = true)`);
+    expect(addresses.length).toBeGreaterThan(5);
+    let withRadon = 0;
+    for (const a of addresses) {
+      const { risks, location } = await risksAt(t, a.lat, a.lng);
+      const commune = location.zones.locality!.code;
+      const radonCode = location.zones.sublocality_level1?.code ?? commune;
+      const r = radon.find((x) => x.code === radonCode);
+      const s = seismic.find((x) => x.code === commune);
+      const served = Object.fromEntries(risks.hazards.map((h) => [h.type, h]));
+      if (r) { withRadon++; expect(served.radon, a.code).toMatchObject({ level: RADON_LEVELS[r.cls], scope: 'locality' }); } else {
+        expect(served.radon).toBeUndefined();
+        expect(risks.not_assessed).toContain('radon');
+        expect(risks.missing['hazards.radon']).toBe('not_found');
+      }
+      if (s) expect(served.seismic, a.code).toMatchObject({ level: SEISMIC_LEVELS[s.zone], scope: 'locality' }); else expect(risks.not_assessed).toContain('seismic');
+      expect(risks.not_assessed).toEqual(expect.arrayContaining(['flood', 'landslide', 'coastal_erosion', 'wildfire']));
+    }
+    expect(withRadon).toBeGreaterThan(3);
+  });
+
+  it('orders hazards highest first and summarises them: Saint-Médard-de-Guizières has radon category 3 and seismic zone 2', async () => {
+    // No address of the samples there: a point inside the commune's polygon of the zone samples.
+    const [z] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/zones/*.parquet' WHERE level = 'locality' AND code = '33447'`);
+    const [lng, lat] = pointOnFeature(JSON.parse(z!.geometry)).geometry.coordinates as [number, number];
+    const { risks, warnings, location } = await risksAt(t, lat, lng, 'fr');
+    expect(location.zones.locality?.code).toBe('33447');
+    expect(risks.status).toBe('partial');
+    expect(risks.hazards).toEqual([
+      { type: 'radon', level: 'high', scope: 'locality', label: 'Radon : élevé' },
+      { type: 'seismic', level: 'low', scope: 'locality', label: 'Séisme : faible' },
+    ]);
+    // Outside every clay polygon of the sample: not assessed (absence of zone is not absence of risk).
+    expect(risks.summary).toEqual({ highest_level: 'high', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
+    expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
+    // What is not ingested yet is null with its reason, and named in meta.warnings.
+    expect(risks.obligations).toBeNull();
+    expect(risks.polluted_sites?.inside).toBeNull();
+    expect(risks.missing).toMatchObject({ obligations: 'unavailable', 'polluted_sites.inside': 'unavailable', 'polluted_sites.counts.contaminated_land': 'unavailable' });
+    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['obligations', 'polluted_sites']);
+  });
+
+  it('serves radon at the arrondissement in Paris (the IRSN file has no 75056) and the seismic zone at the commune', async () => {
+    const [a] = await duckRows<{ lat: number; lng: number }>(`SELECT latitude AS lat, longitude AS lng FROM '${dataDir}/fr/addresses/*.parquet' WHERE locality_code = '75113' LIMIT 1`);
+    const { risks, location } = await risksAt(t, a!.lat, a!.lng);
+    expect(location.zones.sublocality_level1?.code).toBe('75113');
+    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['radon', 'moderate'], ['seismic', 'very_low']]);
+    expect(risks.summary.notable).toEqual(['radon']);
+  });
+
+  it('answers unavailable, naming the sources, where radon, seismic and clay are not ingested', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'lds-risks-none-')), 'data');
+    await runSamples(silentContext(dir), JOBS.filter((j) => !['fr.radon', 'fr.seismic', 'fr.clay'].includes(j.id)));
+    const bare = await buildTestApp(dir, { sql: t.sql });
+    try {
+      const { risks, warnings } = await risksAt(bare, 45.0136, -0.1291);
+      expect(risks.status).toBe('unavailable');
+      expect(risks.hazards).toEqual([]);
+      expect(risks.summary.assessed).toEqual([]);
+      expect(risks.missing).toMatchObject({ 'hazards.radon': 'unavailable', 'hazards.seismic': 'unavailable', 'hazards.clay_shrink_swell': 'unavailable' });
+      expect(warnings.some((w) => w.domain === 'risks' && w.message.startsWith('hazards.radon'))).toBe(true);
+    } finally { await bare.close(); }
+  });
+});
+
+describe('clay shrink-swell in France on the samples', () => {
+  /** The midpoint of the edge of two clay polygons of the sample, as written (WGS84 [lng, lat]). */
+  async function outline(id: string): Promise<[number, number][]> {
+    const [a] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE id = 'fr.clay:${id}'`);
+    return JSON.parse(a!.geometry).coordinates[0];
+  }
+
+  it('serves the exposure of the polygon containing the point, on both sides of an edge, and not assessed outside', async () => {
+    // 33-0001 (NIVEAU 3) lies south of 33-0002 (NIVEAU 2): their shared edge is the north edge of the first.
+    const ring = await outline('33-0001');
+    const [[x1, y1], [x2, y2]] = [ring[2]!, ring[3]!];
+    const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const south = await risksAt(t, my - 0.00002, mx);
+    const north = await risksAt(t, my + 0.00002, mx);
+    expect(south.risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toEqual({ type: 'clay_shrink_swell', level: 'high', scope: 'point', label: 'Clay shrink-swell: high' });
+    expect(north.risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toMatchObject({ level: 'moderate', scope: 'point' });
+    // West of the west edge of both: no polygon, so the type is not assessed there.
+    const [wx, wy] = ring[0]!;
+    const west = await risksAt(t, wy + 0.001, wx - 0.00003);
+    expect(west.risks.hazards.some((h) => h.type === 'clay_shrink_swell')).toBe(false);
+    expect(west.risks.not_assessed).toContain('clay_shrink_swell');
+    expect(west.risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
+  });
+
+  it('does not serve clay for a position known only to the commune or the street, but keeps the commune hazards', async () => {
+    for (const [address, precision] of [['Abzac', 'locality'], ['Route de Coutras 33230 Abzac', 'street']] as const) {
+      const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent(address)}&include=risks&locale=en`));
+      expect(body.data.location.precision).toBe(precision);
+      const risks = FrRisks.parse(body.data.risks);
+      expect(risks.missing['hazards.clay_shrink_swell']).toBe('insufficient_precision');
+      expect(risks.hazards.map((h) => h.type)).toEqual(['radon', 'seismic']);
+      expect(risks.summary.assessed).not.toContain('clay_shrink_swell');
+    }
+  });
+
+  it('serves the highest hazard first: high clay before low radon', async () => {
+    const { risks } = await risksAt(t, 45.0136, -0.1291);
+    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['clay_shrink_swell', 'high'], ['radon', 'low'], ['seismic', 'very_low']]);
+    expect(risks.summary).toMatchObject({ highest_level: 'high', notable: ['clay_shrink_swell'] });
+  });
+});
+
+describe('polluted sites in France on the samples', () => {
+  const SITES = join(REPO_ROOT, 'datasets/fr/polluted-sites/basias.geocoded.csv');
+  /** The sites of the published file within the radius, by DuckDB on the file itself (haversine, R = 6371008.8 m). */
+  const within = (lat: number, lng: number, r: number) => duckRows<{ id: string; address: string; d: number }>(
+    `SELECT * FROM (SELECT identifiant AS id, adresse AS address, 2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude::DOUBLE - ${lat}) / 2), 2)
+       + cos(radians(${lat})) * cos(radians(latitude::DOUBLE)) * pow(sin(radians(longitude::DOUBLE - ${lng}) / 2), 2))) AS d
+     FROM read_csv('${SITES}', delim = ';', header = true, all_varchar = true)
+     WHERE result_score::DOUBLE >= 0.5 AND latitude <> '') WHERE d <= ${r} ORDER BY d, id`);
+
+  it('counts the former industrial sites within the radius and lists the nearest, as DuckDB reads the file', async () => {
+    for (const [lat, lng, radius] of [[48.8597, 2.36745, 500], [48.8597, 2.36745, 2000], [48.8597, 2.36745, 100], [45.0136, -0.1291, 500]] as const) {
+      const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&radius=${radius}&locale=en`));
+      const sites = FrRisks.parse(body.data.risks).polluted_sites!;
+      const expected = await within(lat, lng, radius);
+      expect(sites.counts, `${lat},${lng} r=${radius}`).toEqual({ former_industrial_activity: expected.length, soil_information_area: null, contaminated_land: null, suspected_land: null });
+      expect(sites.items.map((i) => [i.type, i.address, i.distance_m])).toEqual(expected.slice(0, 10).map((e) => ['former_industrial_activity', e.address, Math.round(e.d)]));
+    }
+  });
+});
+
+describe('GET /catalog/hazards', () => {
+  it('lists every type with its levels and definitions, the countries and sources assessing it, in France and Belgium', async () => {
+    for (const country of ['fr', 'be']) {
+      const body = CatalogHazardsResponse.parse(await get(t, `/api/v1/${country}/catalog/hazards?locale=en`));
+      expect(body.data.country).toBe(country);
+      const byType = Object.fromEntries(body.data.hazards.map((h) => [h.type, h]));
+      expect(Object.keys(byType)).toEqual(['clay_shrink_swell', 'radon', 'seismic', 'flood', 'landslide', 'coastal_erosion', 'wildfire']);
+      expect(byType.seismic!.levels.map((l) => l.level)).toEqual(['very_low', 'low', 'moderate', 'high', 'very_high']);
+      expect(byType.radon!.levels.map((l) => [l.level, l.definition.slice(0, 16)])).toEqual([['low', 'IRSN category 1:'], ['moderate', 'IRSN category 2:'], ['high', 'IRSN category 3:']]);
+      expect(byType.radon!.assessed_in).toEqual([{ country: 'fr', scope: ['locality'], sources: ['fr.radon'], served: true }]);
+      expect(byType.clay_shrink_swell!.assessed_in).toEqual([{ country: 'fr', scope: ['building', 'point'], sources: ['fr.clay'], served: true }]);
+      // Belgium's flood is not computed yet.
+      expect(byType.flood!.assessed_in.find((a) => a.country === 'be')).toMatchObject({ sources: ['be.brussels-flood'], served: false });
+      expect(byType.flood!.not_assessed_in).toEqual(['fr']);
+    }
+  });
+
+  it('is not a route of Quebec (spec 4.3 lists no catalog/hazards)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/ca/catalog/hazards', headers: { authorization: `Bearer ${t.key}` } });
+    expect(res.statusCode).toBe(404);
+  });
+});
