@@ -25,7 +25,7 @@ const COMMUNE_LEVELS: ZoneLevel[] = ['sublocality_level1', 'locality'];
  * risk is known in the commune, not located at the point (spec 2.5).
  */
 const COMMUNE_HAZARDS: { type: HazardType; indicator: string; levels: Record<number, HazardLevel> }[] = [
-  { type: 'radon', indicator: RADON_INDICATOR, levels: { 1: 'low', 2: 'moderate', 3: 'high' } },
+  { type: 'radon', indicator: RADON_INDICATOR, levels: { 1: 'very_low', 2: 'low', 3: 'moderate' } },
   { type: 'seismic', indicator: SEISMIC_INDICATOR, levels: { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high', 5: 'very_high' } },
 ];
 

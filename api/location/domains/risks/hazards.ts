@@ -35,12 +35,13 @@ export const HAZARD_CATALOG: readonly HazardEntry[] = [
       en: 'Radon potential of the commune (IRSN, categories 1 to 3), served at the arrondissement in Paris, Lyon and Marseille.',
     },
     levels: [
-      { level: 'low', definition: { fr: 'Catégorie 1 de l’IRSN: potentiel radon faible.', en: 'IRSN category 1: low radon potential.' } },
-      { level: 'moderate', definition: {
+      // Only category 3 is notable: it is the one where buyers and tenants must be informed.
+      { level: 'very_low', definition: { fr: 'Catégorie 1 de l’IRSN: potentiel radon faible.', en: 'IRSN category 1: low radon potential.' } },
+      { level: 'low', definition: {
         fr: 'Catégorie 2 de l’IRSN: potentiel faible, mais des facteurs géologiques particuliers (failles, ouvrages miniers, sources hydrothermales) peuvent faciliter le transfert du radon vers les bâtiments.',
         en: 'IRSN category 2: low potential, but particular geological features (faults, mine workings, hydrothermal springs) may ease the transfer of radon into buildings.',
       } },
-      { level: 'high', definition: {
+      { level: 'moderate', definition: {
         fr: 'Catégorie 3 de l’IRSN: potentiel radon significatif; l’information des acquéreurs et locataires est obligatoire.',
         en: 'IRSN category 3: significant radon potential; buyers and tenants must be informed.',
       } },

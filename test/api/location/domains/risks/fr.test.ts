@@ -14,7 +14,7 @@ import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 // France's risks on the committed samples, each hazard checked against DuckDB reading the producers' files directly.
 const RADON = join(REPO_ROOT, 'datasets/fr/radon/radon.csv');
 const SEISMIC = join(REPO_ROOT, 'datasets/fr/seismic/zonage_sismique_communes.csv');
-const RADON_LEVELS: Record<string, string> = { 1: 'low', 2: 'moderate', 3: 'high' };
+const RADON_LEVELS: Record<string, string> = { 1: 'very_low', 2: 'low', 3: 'moderate' };
 const SEISMIC_LEVELS: Record<string, string> = { 1: 'very_low', 2: 'low', 3: 'moderate', 4: 'high', 5: 'very_high' };
 
 let t: TestApp;
@@ -75,11 +75,11 @@ describe('risks in France on the samples', () => {
     expect(location.zones.locality?.code).toBe('33447');
     expect(risks.status).toBe('partial');
     expect(risks.hazards).toEqual([
-      { type: 'radon', level: 'high', scope: 'locality', label: 'Radon : élevé' },
+      { type: 'radon', level: 'moderate', scope: 'locality', label: 'Radon : modéré' },
       { type: 'seismic', level: 'low', scope: 'locality', label: 'Séisme : faible' },
     ]);
     // Outside every clay polygon of the sample: not assessed (absence of zone is not absence of risk).
-    expect(risks.summary).toEqual({ highest_level: 'high', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
+    expect(risks.summary).toEqual({ highest_level: 'moderate', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
     expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
     // What is not ingested yet is null with its reason, and named in meta.warnings.
     expect(risks.obligations).toBeNull();
@@ -92,8 +92,9 @@ describe('risks in France on the samples', () => {
     const [a] = await duckRows<{ lat: number; lng: number }>(`SELECT latitude AS lat, longitude AS lng FROM '${dataDir}/fr/addresses/*.parquet' WHERE locality_code = '75113' LIMIT 1`);
     const { risks, location } = await risksAt(t, a!.lat, a!.lng);
     expect(location.zones.sublocality_level1?.code).toBe('75113');
-    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['radon', 'moderate'], ['seismic', 'very_low']]);
-    expect(risks.summary.notable).toEqual(['radon']);
+    // IRSN category 2: low potential (not notable; only category 3 obliges to inform buyers and tenants).
+    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['radon', 'low'], ['seismic', 'very_low']]);
+    expect(risks.summary.notable).toEqual([]);
   });
 
   it('answers unavailable, naming the sources, where radon, seismic and clay are not ingested', async () => {
@@ -146,9 +147,9 @@ describe('clay shrink-swell in France on the samples', () => {
     }
   });
 
-  it('serves the highest hazard first: high clay before low radon', async () => {
+  it('serves the highest hazard first: high clay before very low radon', async () => {
     const { risks } = await risksAt(t, 45.0136, -0.1291);
-    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['clay_shrink_swell', 'high'], ['radon', 'low'], ['seismic', 'very_low']]);
+    expect(risks.hazards.map((h) => [h.type, h.level])).toEqual([['clay_shrink_swell', 'high'], ['radon', 'very_low'], ['seismic', 'very_low']]);
     expect(risks.summary).toMatchObject({ highest_level: 'high', notable: ['clay_shrink_swell'] });
   });
 });
@@ -181,7 +182,7 @@ describe('GET /catalog/hazards', () => {
       const byType = Object.fromEntries(body.data.hazards.map((h) => [h.type, h]));
       expect(Object.keys(byType)).toEqual(['clay_shrink_swell', 'radon', 'seismic', 'flood', 'landslide', 'coastal_erosion', 'wildfire']);
       expect(byType.seismic!.levels.map((l) => l.level)).toEqual(['very_low', 'low', 'moderate', 'high', 'very_high']);
-      expect(byType.radon!.levels.map((l) => [l.level, l.definition.slice(0, 16)])).toEqual([['low', 'IRSN category 1:'], ['moderate', 'IRSN category 2:'], ['high', 'IRSN category 3:']]);
+      expect(byType.radon!.levels.map((l) => [l.level, l.definition.slice(0, 16)])).toEqual([['very_low', 'IRSN category 1:'], ['low', 'IRSN category 2:'], ['moderate', 'IRSN category 3:']]);
       expect(byType.radon!.assessed_in).toEqual([{ country: 'fr', scope: ['locality'], sources: ['fr.radon'], served: true }]);
       expect(byType.clay_shrink_swell!.assessed_in).toEqual([{ country: 'fr', scope: ['building', 'point'], sources: ['fr.clay'], served: true }]);
       // Belgium's flood is not computed yet.
