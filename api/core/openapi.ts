@@ -12,9 +12,32 @@ export const jsonSchema = (s: z.ZodType, io: 'input' | 'output') =>
 /** OpenAPI parameters of a query or path object schema; a field is required when it refuses undefined (path fields always). */
 export function parametersOf(where: 'query' | 'path', schema: z.ZodObject | undefined): Record<string, unknown>[] {
   return Object.entries((schema?.shape ?? {}) as Record<string, z.ZodType>).map(([name, field]) => ({
-    name, in: where, required: where === 'path' || !field.safeParse(undefined).success, description: field.description, schema: jsonSchema(field, 'input'),
+    name, in: where, required: where === 'path' || !field.safeParse(undefined).success, description: field.description, schema: parameterSchema(field),
   }));
 }
+
+/**
+ * A query or path parameter's schema as a client reads it: a parameter parsed from text into a
+ * number (lat, radius, page) is documented as a number (integer when it only takes whole ones),
+ * with the bounds its parser enforces, not as the string the URL carries.
+ */
+function parameterSchema(field: z.ZodType): Record<string, unknown> {
+  const asText = jsonSchema(field, 'input');
+  const probe = (v: string) => field.safeParse(v);
+  const numeric = ['1', '100', '0', '45.5', '-1'].map(probe).find((r) => r.success && typeof r.data === 'number');
+  if (!numeric) return asText;
+  const integer = !probe('1.5').success && probe('100').success;
+  const out: Record<string, unknown> = { type: integer ? 'integer' : 'number' };
+  // Bounds, found by the parser itself: the smallest and largest values it accepts among the usual ones.
+  const tried = [-180, -90, 0, 1, 100, 2000, 100, 90, 180].filter((v) => probe(String(v)).success);
+  if (tried.length > 0 && !probe(String(Math.min(...tried) - 1)).success) out.minimum = Math.min(...tried);
+  if (tried.length > 0 && !probe(String(Math.max(...tried) + 1)).success) out.maximum = Math.max(...tried);
+  return out;
+}
+
+/** A stable operation id from the method and path: get_api_v1_fr_report, get_api_v1_fr_zones_level_code. */
+export const operationIdOf = (method: string, url: string) =>
+  `${method.toLowerCase()}_${url.replace(/[{}:]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
 
 /** JSON content of a response or request body. */
 export const jsonContent = (schema: z.ZodType, io: 'input' | 'output' = 'output') => ({ 'application/json': { schema: jsonSchema(schema, io) } });
@@ -47,7 +70,7 @@ export function openApiDocument(routes: AnyRoute[], info: { version: string }, p
     };
     paths[url] ??= {};
     paths[url]![r.method.toLowerCase()] = {
-      summary: r.summary, description: r.description, tags: r.tags, parameters,
+      operationId: operationIdOf(r.method, url), summary: r.summary, description: r.description, tags: r.tags, parameters,
       security: r.policy.auth ? [{ apiKey: [] }] : [], responses,
     };
   }

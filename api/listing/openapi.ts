@@ -2,7 +2,7 @@
  * The listing routes of every version in the OpenAPI document: one path per prefix, with the
  * response schema of that version and its error statuses (spec section 7).
  */
-import { jsonSchema, parametersOf } from '../core/openapi.ts';
+import { jsonSchema, operationIdOf, parametersOf } from '../core/openapi.ts';
 import { LISTING_LOCALES, ListingErrorBody } from '../../schemas/listing/common.ts';
 import type { ListingRoute } from './routes.ts';
 import { responseSchema, VERSIONS } from './versions/index.ts';
@@ -43,6 +43,7 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
       const changes = VERSIONS.slice(1, VERSIONS.indexOf(version) + 1).flatMap((v) => v.changes.map((c) => `- ${v.version}: ${c.description}`));
       paths[url] ??= {};
       paths[url][r.method.toLowerCase()] = {
+        operationId: operationIdOf(r.method, url),
         summary: `${r.summary} (${version.version})`,
         description: changes.length ? `Differences from 3.2:\n${changes.join('\n')}` : undefined,
         tags: [`listing ${version.version}`],

@@ -3,7 +3,7 @@
  * same zod schemas the routes parse their input with and the contracts of schemas/marketplace.ts.
  */
 import type { z } from 'zod';
-import { errorResponses, jsonContent, jsonSchema, parametersOf } from '../core/openapi.ts';
+import { errorResponses, jsonContent, jsonSchema, operationIdOf, parametersOf } from '../core/openapi.ts';
 import { MARKET_ERROR_STATUS, MarketErrorBody, WebhookEnvelope, type MarketErrorCode } from '../../schemas/marketplace.ts';
 
 export interface MarketRouteDoc {
@@ -28,7 +28,7 @@ export function marketplaceOpenApi(routes: MarketRouteDoc[]) {
       200: { description: 'success', content: jsonContent(r.response) },
       ...errorResponses([...r.errors, 'unauthorized', 'rate_limited', 'store_not_found', 'internal_error'], (c) => MARKET_ERROR_STATUS[c as MarketErrorCode], 'MarketErrorBody'),
     };
-    (paths[r.path] ??= {})[r.method] = { summary: r.summary, description: r.description, parameters, security: [{ apiKey: [], apiToken: [] }], responses };
+    (paths[r.path] ??= {})[r.method] = { operationId: operationIdOf(r.method, r.path), summary: r.summary, description: r.description, parameters, security: [{ apiKey: [], apiToken: [] }], responses };
   }
   return {
     openapi: '3.1.0',

@@ -44,4 +44,16 @@ describe('operations routes', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json()).toEqual(document);
   });
+
+  it('documents every operation with a unique operationId, and numeric parameters as numbers with their bounds', async () => {
+    const doc = (await t.app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, { operationId: string; parameters: { name: string; schema: Record<string, unknown> }[] }>> };
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    expect(ops.every((o) => typeof o.operationId === 'string')).toBe(true);
+    expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
+    const report = doc.paths['/api/v1/fr/report']!.get!;
+    const param = (n: string) => report.parameters.find((p) => p.name === n)!.schema;
+    expect(param('lat')).toEqual({ type: 'number', minimum: -90, maximum: 90 });
+    expect(param('radius')).toEqual({ type: 'integer', minimum: 100, maximum: 2000 });
+    expect(param('address')).toMatchObject({ type: 'string' });
+  });
 });
