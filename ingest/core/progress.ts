@@ -18,13 +18,15 @@ export function createProgress(label: string, totalBytes: number | null, out: No
     const secs = Math.max((now() - start) / 1000, 1e-3);
     const rate = Math.round(rows / secs);
     const share = totalBytes && bytes ? Math.min(bytes / totalBytes, 1) : null;
+    // Remaining time from the share of bytes read so far, once there is enough to extrapolate.
+    const eta = !final && share !== null && share > 0.01 && share < 1 ? ` ~${formatDuration(secs * (1 - share) / share)} left` : '';
     if (tty) {
       const width = 30;
       const filled = share === null ? 0 : Math.round(share * width);
       const bar = share === null ? '' : `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}% `;
-      out.write(`\r${label} ${bar}${rows.toLocaleString('en')} rows ${rate.toLocaleString('en')} rows/s${final ? '\n' : ''}`);
+      out.write(`\r${label} ${bar}${rows.toLocaleString('en')} rows ${rate.toLocaleString('en')} rows/s${eta}${final ? '\n' : ''}`);
     } else {
-      out.write(`${label}: ${rows} rows, ${rate} rows/s${share === null ? '' : `, ${(share * 100).toFixed(1)}%`}${final ? ', done' : ''}\n`);
+      out.write(`${label}: ${rows} rows, ${rate} rows/s${share === null ? '' : `, ${(share * 100).toFixed(1)}%`}${eta}${final ? ', done' : ''}\n`);
     }
   };
   return {
@@ -34,6 +36,15 @@ export function createProgress(label: string, totalBytes: number | null, out: No
       const t = now();
       if (t - last >= interval) { last = t; render(false); }
     },
-    done() { render(true); },
+    // Done means every byte read, whatever the last tick saw.
+    done() { if (totalBytes) bytes = totalBytes; render(true); },
   };
+}
+
+/** 75 -> "1 min 15 s", 4000 -> "1 h 06 min". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }

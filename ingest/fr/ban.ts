@@ -104,7 +104,8 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput, format: Ad
   await rejects.init();
   const stage = await Stage.open(ctx.dataDir, `fr-addresses-${name}`);
   const c = stage.connection;
-  const progress = createProgress(`${format.job} ${name}`, await fileSize(input.path), ctx.progressOut);
+  const bytes = await fileSize(input.path);
+  const progress = createProgress(`${format.job} ${name}`, bytes, ctx.progressOut);
   const prepared: { partition: string; table: PreparedTable; previous: SourceEntry[] }[] = [];
   // The input's checksum (for the manifest) is computed beside the job, on another thread.
   const inputSha = input.sha256 ? Promise.resolve(input.sha256) : sha256InBackground(input.path);
@@ -125,7 +126,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput, format: Ad
     const skip = format.skip ? ` WHERE NOT coalesce(${format.skip}, false)` : '';
     await withProgress(c, progress, () => c.run(
       `CREATE TEMP TABLE raw AS SELECT ${BAN_STAGED_COLUMNS.join(', ')}, nullif(code_insee_ancienne_commune, '') AS former_commune, (${BAN_ROW_SQL}) AS ok FROM (SELECT ${mapped} FROM ${source})${skip}`,
-    ));
+    ), bytes ?? 0);
     const skipped = format.skip ? Number((await c.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM (SELECT ${mapped} FROM ${source}) WHERE coalesce(${format.skip}, false)`)).getRowObjectsJS()[0]!.n) : 0;
     if (skipped > 0) ctx.log(`${format.job} ${name}: ${skipped} row(s) that are not addresses skipped`);
     const [{ total, bad }] = (await c.runAndReadAll(
@@ -219,9 +220,15 @@ async function postcodesFromPublished(c: Stage['connection'], files: string[]): 
 /** The BAN columns the addresses table is made of, those BanRow checks (the others are not kept). */
 const BAN_STAGED_COLUMNS = Object.keys(BanRow.shape);
 
-/** Ticks the progress bar from DuckDB's own progress while a query runs. */
-async function withProgress<T>(c: Stage['connection'], progress: ReturnType<typeof createProgress>, run: () => Promise<T>): Promise<T> {
-  const poll = setInterval(() => { const p = c.progress; if (p.percentage >= 0) progress.tick(Number(p.rows_processed)); }, 250);
+/**
+ * Ticks the progress bar from DuckDB's own progress while a query runs: its percentage of the
+ * work, carried onto the file's bytes, gives the bar its share and the remaining time.
+ */
+async function withProgress<T>(c: Stage['connection'], progress: ReturnType<typeof createProgress>, run: () => Promise<T>, totalBytes = 0): Promise<T> {
+  const poll = setInterval(() => {
+    const p = c.progress;
+    if (p.percentage >= 0) progress.tick(Number(p.rows_processed), totalBytes > 0 ? Math.round((p.percentage / 100) * totalBytes) : undefined);
+  }, 250);
   try { return await run(); } finally { clearInterval(poll); }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../../ingest/core/progress.ts';
+import { createProgress, formatDuration } from '../../../ingest/core/progress.ts';
 
 function stream(isTTY: boolean) {
   const out: string[] = [];
@@ -13,7 +13,8 @@ describe('progress', () => {
     const p = createProgress('fr.ban adresses-75', 1000, s, () => now);
     now = 1000; p.tick(50_000, 500);
     now = 2000; p.done();
-    expect(out[0]).toMatch(/^\rfr\.ban adresses-75 \[#{15}\.{15}\]  50% 50,000 rows 50,000 rows\/s$/);
+    // Half the bytes in one second: about one second left.
+    expect(out[0]).toMatch(/^\rfr\.ban adresses-75 \[#{15}\.{15}\]  50% 50,000 rows 50,000 rows\/s ~1 s left$/);
     expect(out.at(-1)).toMatch(/\n$/);
   });
 
@@ -25,5 +26,14 @@ describe('progress', () => {
     now = 6000; p.tick(600);
     p.done();
     expect(out).toEqual(['fr.zones: 600 rows, 100 rows/s\n', 'fr.zones: 600 rows, 100 rows/s, done\n']);
+  });
+
+  it('says the remaining time from the share of bytes read, on plain lines too', () => {
+    let now = 0;
+    const { out, s } = stream(false);
+    const p = createProgress('fr.dvf', 10_000, s, () => now);
+    now = 30_000; p.tick(1_000, 2_500);
+    expect(out[0]).toBe('fr.dvf: 1000 rows, 33 rows/s, 25.0% ~1 min 30 s left\n');
+    expect([formatDuration(42), formatDuration(75), formatDuration(4000)]).toEqual(['42 s', '1 min 15 s', '1 h 06 min']);
   });
 });
