@@ -138,6 +138,27 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
   };
 }
 
+const categoryCache = new WeakMap<Warehouse, Map<string, { generation: number; categories: Promise<Set<string>> }>>();
+
+/**
+ * The categories a points table holds (a category without any row is not ingested there, which
+ * is not "none around"), read once per warehouse refresh: a scan of the category column would
+ * otherwise run on every request.
+ */
+export function pointCategories(warehouse: Warehouse, country: Country, table: string): Promise<Set<string>> {
+  if (!warehouse.has(country, table)) return Promise.resolve(new Set());
+  let byTable = categoryCache.get(warehouse);
+  if (!byTable) categoryCache.set(warehouse, (byTable = new Map()));
+  const key = `${country}_${table}`;
+  const hit = byTable.get(key);
+  if (hit && hit.generation === warehouse.generation) return hit.categories;
+  const categories = warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${key}`).then((rows) => new Set(rows.map((r) => r.category)));
+  // A failed read is not kept: the next request asks again.
+  categories.catch(() => byTable.delete(key));
+  byTable.set(key, { generation: warehouse.generation, categories });
+  return categories;
+}
+
 const caches = new Map<string, IndexCache<PointsIndex>>();
 const cacheOf = (table: string) => {
   let c = caches.get(table);

@@ -65,11 +65,14 @@ export function finestValue(rows: readonly ZoneValue[], zones: readonly { level:
   return { value: null, reason: byZone.length > 0 ? 'suppressed' : 'not_found' };
 }
 
-/** updated_on of a value: the producer's publication date of the edition, else the import date of its source's partitions. */
-export function updatedOnOf(row: ZoneValue, manifest: Manifest, table: string): string | null {
+/**
+ * updated_on of a value: the producer's publication date of the edition, else the import date of
+ * its source's partitions, else (a manifest read before the import) today.
+ */
+export function updatedOnOf(row: ZoneValue, manifest: Manifest, table: string, now: Date): string {
   if (row.published_on) return row.published_on;
   const imported = manifest.partitions.filter((p) => p.table === table && p.sources.some((s) => s.id === row.source)).map((p) => p.imported_at).sort().at(-1);
-  return imported ? imported.slice(0, 10) : null;
+  return (imported ?? now.toISOString()).slice(0, 10);
 }
 
 /** A served zone value as the Measure of spec 2.5 (the zone named as data.location names it). */

@@ -7,12 +7,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../api/core/state/migrations.ts';
 import { purchase } from '../../../api/marketplace/purchases.ts';
 import { MarketErrorBody } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
 import { encodeComponent, fuzzParams, hostileJson, hostileText, pathSegment, queryString, Tally } from '../../helpers/fuzz.ts';
-import { marketFixture, type MarketFixture } from './fixture.ts';
+import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
 const TOKEN = 'tok-fuzz-7c1e-secret';
 const SERVICE_PARAMS = ['access_token', 'email', 'uid', 'id', 'product_sku'] as const;
@@ -25,9 +24,7 @@ describe.each(backends)('marketplace bad input (property-based) on $name', (back
   let app: Awaited<ReturnType<MarketFixture['buildApp']>>;
   const tally = new Tally();
   beforeAll(async () => {
-    db = await backend.open();
-    await migrate(db.sql);
-    f = await marketFixture(db.sql);
+    ({ db, f } = await openMarket(backend));
     f.accessTokens.set(TOKEN, { userId: f.users.julie, clientUid: 'client-acme' });
     // The rate limit is not under test here: high enough that every request reaches its route.
     app = await f.buildApp({ MARKETPLACE_RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -35,8 +32,7 @@ describe.each(backends)('marketplace bad input (property-based) on $name', (back
   });
   afterAll(async () => {
     console.log(tally.summary(`marketplace on ${backend.name}`));
-    await f?.close();
-    await db?.cleanup();
+    await closeMarket(db, f);
   });
 
   const state = async () => (await db.sql.query<{ tokens: number; events: number }>(

@@ -5,11 +5,10 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskQuerySecrets } from '../../../api/app.ts';
-import { migrate } from '../../../api/core/state/migrations.ts';
 import { MarketErrorBody } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
 import { rawRequest } from '../../helpers/raw-http.ts';
-import { marketFixture, type MarketFixture } from './fixture.ts';
+import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
 const BASE = '/stores/maison/fr/api/v1';
 const TOKEN = 'tok-7f3a9c-secret-value';
@@ -18,14 +17,11 @@ describe.each(backends)('marketplace under bad input on $name', (backend) => {
   let db: Isolated;
   let f: MarketFixture;
   beforeAll(async () => {
-    db = await backend.open();
-    await migrate(db.sql);
-    f = await marketFixture(db.sql);
+    ({ db, f } = await openMarket(backend));
     f.accessTokens.set(TOKEN, { userId: f.users.julie, clientUid: 'client-acme' });
   });
   afterAll(async () => {
-    await f?.close();
-    await db?.cleanup();
+    await closeMarket(db, f);
   });
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: string) =>

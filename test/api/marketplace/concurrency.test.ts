@@ -6,12 +6,11 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../api/core/state/migrations.ts';
 import { purchase, renewDue } from '../../../api/marketplace/purchases.ts';
 import { createDeliveryWorker } from '../../../api/marketplace/webhooks/worker.ts';
 import { MarketErrorBody } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
-import { marketFixture, type MarketFixture } from './fixture.ts';
+import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
 const run = promisify(execFile);
 const postgres = backends.find((b) => b.name === 'postgres');
@@ -21,13 +20,10 @@ describe.skipIf(!postgres)('concurrency on PostgreSQL (DATABASE_URL)', () => {
   let db: Isolated;
   let f: MarketFixture;
   beforeAll(async () => {
-    db = await backend.open();
-    await migrate(db.sql);
-    f = await marketFixture(db.sql);
+    ({ db, f } = await openMarket(backend));
   });
   afterAll(async () => {
-    await f?.close();
-    await db?.cleanup();
+    await closeMarket(db, f);
   });
 
   it('100 concurrent debits from two processes and two pools: exact final balance, never negative, one webhook per authorization touched', async () => {

@@ -1,12 +1,11 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../api/core/state/migrations.ts';
 import { createMarketplaceJobs } from '../../../api/marketplace/jobs.ts';
 import { cancelPurchase, purchase, renewDue } from '../../../api/marketplace/purchases.ts';
 import { createDeliveryWorker } from '../../../api/marketplace/webhooks/worker.ts';
 import { DebitResponse, DeliveryLogResponse, MarketErrorBody, ServicesResponse } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
-import { marketFixture, type MarketFixture } from './fixture.ts';
+import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
 const BASE = '/stores/maison/fr/api/v1';
 
@@ -15,14 +14,11 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
   let f: MarketFixture;
   let worker: ReturnType<typeof createDeliveryWorker>;
   beforeAll(async () => {
-    db = await backend.open();
-    await migrate(db.sql);
-    f = await marketFixture(db.sql);
+    ({ db, f } = await openMarket(backend));
     worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, maxAttempts: 10, allowPrivateNetworks: true });
   });
   afterAll(async () => {
-    await f?.close();
-    await db?.cleanup();
+    await closeMarket(db, f);
   });
 
   const services = async (who: keyof MarketFixture['creds'], query: string) => {

@@ -4,24 +4,20 @@
  * `marketplace purchases create --at` an earlier date comes first (issue 21, section 4).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../api/core/state/migrations.ts';
 import { main as marketplace } from '../../../api/marketplace/cli.ts';
 import { purchase } from '../../../api/marketplace/purchases.ts';
 import { DebitResponse } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
-import { marketFixture, type MarketFixture } from './fixture.ts';
+import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
 describe.each(backends)('debit order on $name', (backend) => {
   let db: Isolated;
   let f: MarketFixture;
   beforeAll(async () => {
-    db = await backend.open();
-    await migrate(db.sql);
-    f = await marketFixture(db.sql);
+    ({ db, f } = await openMarket(backend));
   });
   afterAll(async () => {
-    await f?.close();
-    await db?.cleanup();
+    await closeMarket(db, f);
   });
 
   const tokensOf = async (id: number) => (await db.sql.query<{ tokens: number }>(`SELECT tokens FROM mkt_authorizations WHERE id = $1`, [id]))[0]!.tokens;

@@ -12,6 +12,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../../api/app.ts';
+import { migrate } from '../../../api/core/state/migrations.ts';
+import type { Backend, Isolated } from '../core/state/backends.ts';
 import { loadConfig } from '../../../api/config.ts';
 import { createKeyRepository } from '../../../api/core/keys/keys.ts';
 import { memoryRateLimiter } from '../../../api/core/limits.ts';
@@ -83,6 +85,19 @@ export interface MarketFixture {
 }
 
 /** `sql` must be migrated and empty. */
+/** An isolated, migrated store on `backend` with the marketplace fixture over it (one describe block's setup). */
+export async function openMarket(backend: Backend): Promise<{ db: Isolated; f: MarketFixture }> {
+  const db = await backend.open();
+  await migrate(db.sql);
+  return { db, f: await marketFixture(db.sql) };
+}
+
+/** Undoes openMarket, whatever part of it succeeded. */
+export async function closeMarket(db: Isolated | undefined, f: MarketFixture | undefined): Promise<void> {
+  await f?.close();
+  await db?.cleanup();
+}
+
 export async function marketFixture(sql: Sql): Promise<MarketFixture> {
   let now = new Date('2026-11-20T10:00:00Z');
   const clock = { now: () => now, set: (d: Date) => { now = d; }, advance: (ms: number) => { now = new Date(now.getTime() + ms); } };

@@ -41,7 +41,7 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
     const served = finestValue(rows, surveyZones, indicator, breakdown);
     if (!served.value) { missing[field] = served.reason; return null; }
     const zone = surveyZones.find((z) => z.code === served.value.code)!;
-    return measureOf(served.value, zone, definitionOf(`market.${field.split('.')[0]}`, locale), updatedOnOf(served.value, manifest, TABLE) ?? now.toISOString().slice(0, 10), now);
+    return measureOf(served.value, zone, definitionOf(`market.${field.split('.')[0]}`, locale), updatedOnOf(served.value, manifest, TABLE, now), now);
   };
   const rent = Object.fromEntries(ROOMS.map((r) => [r, measure('rent.average', r, `average_rent.${r}`)])) as NonNullable<CaMarket['average_rent']>;
   value.average_rent = rent;

@@ -20,7 +20,8 @@ const round1 = (v: number) => Math.round(v * 10) / 10;
 export async function rentEstimate(deps: MarketDeps, zonesOfPoint: Zones, type: 'apartment' | 'house', locale: Locale): Promise<{ value: FrMarket['rent_estimate']; missing: Missing; warnings: Warning[] }> {
   const zones = RENT_LEVELS.map((l) => zonesOfPoint[l]).filter((z): z is Zone => z !== null);
   const rows = deps.warehouse.has('fr', TABLE) ? await valuesOfZones(deps.warehouse, 'fr', TABLE, zones, [INDICATOR]) : [];
-  if (rows.length === 0 && !(await deps.manifests.get('fr')).partitions.some((p) => p.sources.some((s) => s.id === 'fr.rents'))) {
+  const manifest = await deps.manifests.get('fr');
+  if (rows.length === 0 && !manifest.partitions.some((p) => p.sources.some((s) => s.id === 'fr.rents'))) {
     return { value: null, missing: { rent_estimate: 'unavailable' }, warnings: [{ domain: 'market', code: 'data_unavailable', message: 'rent_estimate is null: the rent map (fr.rents) is not ingested yet' }] };
   }
   const served = finestValue(rows, zones, INDICATOR, type);
@@ -28,7 +29,7 @@ export async function rentEstimate(deps: MarketDeps, zonesOfPoint: Zones, type: 
   const chosen: ZoneValue = served.value;
   const zone = zones.find((z) => z.level === chosen.level && z.code === chosen.code)!;
   const now = deps.clock.now();
-  const updated = updatedOnOf(chosen, await deps.manifests.get('fr'), TABLE) ?? now.toISOString().slice(0, 10);
+  const updated = updatedOnOf(chosen, manifest, TABLE, now);
   // The same zone and type one edition earlier.
   const previousEnd = chosen.period_end ? `${Number(chosen.period_end.slice(0, 4)) - 1}${chosen.period_end.slice(4)}` : null;
   const previous = rows.find((r) => r.level === chosen.level && r.code === chosen.code && r.breakdown === type && r.period_end === previousEnd && r.value !== null);

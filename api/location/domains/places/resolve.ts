@@ -3,7 +3,7 @@ import { groupOf, PLACE_GROUP_CODES } from '../../../../schemas/categories.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Places } from '../../../../schemas/places.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
-import { pointsAround } from '../../kinds/points.ts';
+import { pointCategories, pointsAround } from '../../kinds/points.ts';
 import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
 import { mergeDuplicates } from './merge.ts';
 import { toPlace } from './place.ts';
@@ -17,24 +17,8 @@ export const REPORT_ITEMS = 10;
 /** Every place within 2,000 m is read, merged and counted before a page is cut. */
 const ALL = 1_000_000;
 
-const ingestedCache = new WeakMap<Warehouse, Map<Country, { generation: number; categories: Promise<Set<string>> }>>();
-
-/**
- * Categories a country's table holds: a group without any is not ingested there, never "none
- * around". Read once per warehouse refresh (a scan of the category column).
- */
-export function categoriesIngested(warehouse: Warehouse, country: Country): Promise<Set<string>> {
-  if (!warehouse.has(country, PLACES_TABLE)) return Promise.resolve(new Set());
-  let byCountry = ingestedCache.get(warehouse);
-  if (!byCountry) ingestedCache.set(warehouse, (byCountry = new Map()));
-  const hit = byCountry.get(country);
-  if (hit && hit.generation === warehouse.generation) return hit.categories;
-  const categories = warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${country}_${PLACES_TABLE}`).then((rows) => new Set(rows.map((r) => r.category)));
-  // A failed read is not kept: the next request asks again.
-  categories.catch(() => byCountry.delete(country));
-  byCountry.set(country, { generation: warehouse.generation, categories });
-  return categories;
-}
+/** Categories the country's places table holds: a group without any is not ingested there, never "none around". */
+export const categoriesIngested = (warehouse: Warehouse, country: Country) => pointCategories(warehouse, country, PLACES_TABLE);
 
 export const inFilter = (category: string, filter: string | undefined) => !filter || category === filter || category.startsWith(`${filter}.`);
 

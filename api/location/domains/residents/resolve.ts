@@ -53,7 +53,7 @@ async function residentsOver(deps: LocationRouteDeps, spec: ResidentsSpec, zones
     const chosen = finestValue(rows, zones, f.indicator);
     if (!chosen.value) { missing[f.path] = chosen.reason; continue; }
     const zone = zones.find((z) => z.level === chosen.value.level && z.code === chosen.value.code)!;
-    const updated = updatedOnOf(chosen.value, manifest, TABLE) ?? now.toISOString().slice(0, 10);
+    const updated = updatedOnOf(chosen.value, manifest, TABLE, now);
     setPath(value, f.path, measureOf(chosen.value, zone, definitionOf(`residents.${f.path}`, locale, spec.country), updated, now));
   }
   // Partial while some fields wait for their source (spec 2.5: fields null, meta.warnings names them).

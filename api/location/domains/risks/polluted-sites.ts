@@ -1,7 +1,7 @@
 import { pollutedSiteCategory } from '../../../../datasets/fr/polluted-sites/source.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { FrRisks } from '../../../../schemas/risks.ts';
-import type { pointsAround } from '../../kinds/points.ts';
+import { pointCategories, type pointsAround } from '../../kinds/points.ts';
 import type { LocationRouteDeps, ResolveContext } from '../types.ts';
 
 export const POLLUTED_SITE_TYPES = ['former_industrial_activity', 'soil_information_area', 'contaminated_land', 'suspected_land'] as const;
@@ -19,7 +19,7 @@ const ITEMS = 10;
 export async function pollutedSitesAt(deps: LocationRouteDeps, ctx: ResolveContext, around: typeof pointsAround):
   Promise<{ sites: NonNullable<FrRisks['polluted_sites']>; missing: Missing; warnings: Warning[] } | { unavailable: true }> {
   if (!deps.warehouse.has('fr', TABLE)) return { unavailable: true };
-  const served = new Set((await deps.warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM fr_${TABLE}`)).map((r) => r.category));
+  const served = await pointCategories(deps.warehouse, 'fr', TABLE);
   const answer = await around(deps.warehouse, 'fr', TABLE, { lat: ctx.location.latitude, lng: ctx.location.longitude, radiusM: ctx.radius ?? DEFAULT_RADIUS_M, limit: ITEMS, offset: 0 });
   const missing: Missing = { 'polluted_sites.inside': 'unavailable' };
   const counts = Object.fromEntries(POLLUTED_SITE_TYPES.map((t) => {
