@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption } from './geoparquet.ts';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
@@ -181,8 +182,19 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
   const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
   // A projection keeps its input's order, so the derived columns come out sorted too.
-  const rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
-  await connection.run(`COPY (${rows}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+  let rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
+  const columns = (await connection.runAndReadAll(`SELECT * FROM (${rows}) LIMIT 0`)).columnNames();
+  // The GeoParquet columns are derived here, for every writer: dropped when the rows come from a
+  // published file (a partition rewritten), then computed again from the row's own columns.
+  const derived = columns.filter((c) => c === GEOMETRY_COLUMN || c === BBOX_COLUMN);
+  if (derived.length > 0) rows = `SELECT * EXCLUDE (${derived.map(quoteIdent).join(', ')}) FROM (${rows})`;
+  const shape = geoShapeOf(columns);
+  const metadata: Record<string, unknown> = {};
+  if (shape) {
+    metadata.geo = await geoMetadataOf(connection, select, shape);
+    rows = `SELECT *, ${geoColumnsSql(shape)} FROM (${rows})`;
+  }
+  await connection.run(`COPY (${rows}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192, GEOPARQUET_VERSION 'NONE'${kvMetadataOption(metadata)})`);
   const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`);
   const written: WrittenTable = {
     path: finalPath,
