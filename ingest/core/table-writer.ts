@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { PARTITION_KEY, partitionFile, partitionPath, tableDir } from '../../schemas/tables/layout.ts';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption } from './geoparquet.ts';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
-  BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT, DATE,
+  BOOLEAN, DOUBLE, INTEGER, TINYINT, VARCHAR, BIGINT, DATE,
 } from '@duckdb/node-api';
 
-const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, UBIGINT, UTINYINT, BOOLEAN, BIGINT, DATE };
+// No unsigned types: Spark reads a UINT_64 as decimal(20,0) and Trino refuses unsigned columns.
+const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, TINYINT, BOOLEAN, BIGINT, DATE };
 const CHUNK_ROWS = 2048;
 
 export interface TableTarget {
@@ -32,9 +34,7 @@ export interface PreparedTable {
   discard(): Promise<void>;
 }
 
-export function partitionPath(dataDir: string, country: string, table: string, partition: string): string {
-  return join(dataDir, country, table, `${partition}.parquet`);
-}
+export { partitionPath };
 
 /**
  * Buffers rows in a disk-backed DuckDB database (so memory stays bounded whatever the input),
@@ -179,14 +179,15 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
   const tmpPath = pendingPath(finalPath);
   const literal = quotedString(tmpPath);
-  await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
+  await mkdir(tableDir(target.dataDir, target.country, target.table), { recursive: true });
   const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
   // A projection keeps its input's order, so the derived columns come out sorted too.
   let rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
   const columns = (await connection.runAndReadAll(`SELECT * FROM (${rows}) LIMIT 0`)).columnNames();
   // The GeoParquet columns are derived here, for every writer: dropped when the rows come from a
   // published file (a partition rewritten), then computed again from the row's own columns.
-  const derived = columns.filter((c) => c === GEOMETRY_COLUMN || c === BBOX_COLUMN);
+  // So is the partition key, which DuckDB adds when it reads a published file of the hive layout.
+  const derived = columns.filter((c) => c === GEOMETRY_COLUMN || c === BBOX_COLUMN || c === PARTITION_KEY);
   if (derived.length > 0) rows = `SELECT * EXCLUDE (${derived.map(quoteIdent).join(', ')}) FROM (${rows})`;
   const shape = geoShapeOf(columns);
   const metadata: Record<string, unknown> = {};
@@ -198,7 +199,7 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`);
   const written: WrittenTable = {
     path: finalPath,
-    relativePath: join(target.table, `${target.partition}.parquet`),
+    relativePath: partitionFile(target.country, target.table, target.partition),
     rows: count.getRowObjectsJS()[0]!.n as number,
     sha256: await fileSha256(tmpPath),
   };
@@ -238,7 +239,7 @@ export async function fileSha256(path: string): Promise<string> {
 /** Removes leftovers of killed runs (temporary Parquet files, staging databases). */
 export async function cleanStaleTemporaries(dataDir: string, country: string, table: string): Promise<void> {
   // The table's pending files, and the manifest's (data/<country>/.manifest.json.tmp-<pid>).
-  for (const dir of [join(dataDir, country, table), join(dataDir, country)]) {
+  for (const dir of [tableDir(dataDir, country, table), join(dataDir, country)]) {
     try {
       for (const name of await readdir(dir)) {
         // Also the names of the versions before pendingPath (`x.parquet.tmp-<pid>`).

@@ -1,3 +1,4 @@
+import { tableDir } from '../../schemas/tables/layout.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { quotedString } from '@duckdb/node-api';
@@ -236,7 +237,7 @@ async function stageSales(ctx: JobContext, input: JobInput, out: string, linesPe
     // A mutation with a refused line is left out whole: without one of its locals it would be mispriced.
     const dropped = layout === LAYOUTS.geo ? `AND id_mutation NOT IN (SELECT id_mutation FROM published_lines WHERE NOT (${layout.schema.sql}) AND id_mutation IS NOT NULL)` : '';
     await c.run(`CREATE TABLE lines AS SELECT ${layout.select} FROM published_lines WHERE (${layout.schema.sql}) ${dropped}`);
-    const addresses = join(ctx.dataDir, 'fr', 'addresses');
+    const addresses = tableDir(ctx.dataDir, 'fr', 'addresses');
     if (existsSync(addresses) && readdirSync(addresses).some((f) => f.endsWith('.parquet'))) {
       await c.run(placeAtAddressesSql('lines', q(join(addresses, '*.parquet'))));
     }

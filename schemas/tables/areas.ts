@@ -28,7 +28,7 @@ export const AreaCellRow = z.object({
 });
 export type AreaCellRow = z.infer<typeof AreaCellRow>;
 
-export const AREA_CELL_COLUMNS = { cell: 'UBIGINT', res: 'UTINYINT', id: 'VARCHAR', interior: 'BOOLEAN' } as const satisfies Record<keyof AreaCellRow, string>;
+export const AREA_CELL_COLUMNS = { cell: 'BIGINT', res: 'TINYINT', id: 'VARCHAR', interior: 'BOOLEAN' } as const satisfies Record<keyof AreaCellRow, string>;
 
 /** The cover table of an areas table. */
 export const areaCellsTable = (table: string) => `${table}_cells`;

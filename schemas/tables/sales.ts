@@ -33,7 +33,7 @@ export const SaleRow = z.object({
   longitude: z.number().nullable().describe('WGS84: centre of the first parcel published with coordinates, else the BAN position of its address'),
   latitude: z.number().nullable(),
   position_source: z.enum(['parcel', 'address']).nullable().describe("parcel: Etalab's parcel centre; address: the line's address found in the BAN addresses table; null: no position"),
-  cell: z.bigint().nullable().describe('H3 cell at resolution 15 of the position, UBIGINT; null without position'),
+  cell: z.bigint().nullable().describe('H3 cell at resolution 15 of the position, BIGINT (signed 64-bit: every H3 index is below 2^63); null without position'),
   source: z.string().describe('source id of the catalogue (fr.dvf or fr.dvf-dgfip)'),
 });
 export type SaleRow = z.infer<typeof SaleRow>;
@@ -42,5 +42,5 @@ export const SALE_COLUMNS = {
   id: 'VARCHAR', date: 'DATE', nature: 'VARCHAR', market_sale: 'BOOLEAN', price: 'DOUBLE', property_type: 'VARCHAR',
   dwellings: 'INTEGER', surface: 'DOUBLE', rooms: 'INTEGER', price_per_m2: 'DOUBLE', land_surface: 'DOUBLE', outbuildings: 'INTEGER',
   parcels: 'VARCHAR', lots: 'VARCHAR', address: 'VARCHAR', commune_code: 'VARCHAR', arrondissement_code: 'VARCHAR',
-  department_code: 'VARCHAR', region_code: 'VARCHAR', iris_code: 'VARCHAR', longitude: 'DOUBLE', latitude: 'DOUBLE', position_source: 'VARCHAR', cell: 'UBIGINT', source: 'VARCHAR',
+  department_code: 'VARCHAR', region_code: 'VARCHAR', iris_code: 'VARCHAR', longitude: 'DOUBLE', latitude: 'DOUBLE', position_source: 'VARCHAR', cell: 'BIGINT', source: 'VARCHAR',
 } as const satisfies Record<keyof SaleRow, string>;

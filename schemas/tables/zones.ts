@@ -39,7 +39,7 @@ export const ZoneCellRow = z.object({
 export type ZoneCellRow = z.infer<typeof ZoneCellRow>;
 
 export const ZONE_CELL_COLUMNS = {
-  cell: 'UBIGINT', res: 'UTINYINT', level: 'VARCHAR', code: 'VARCHAR', interior: 'BOOLEAN',
+  cell: 'BIGINT', res: 'TINYINT', level: 'VARCHAR', code: 'VARCHAR', interior: 'BOOLEAN',
 } as const satisfies Record<keyof ZoneCellRow, string>;
 
 /** Resolution of border cells (edge about 200 m): finer means more cells, coarser more exact tests. */

@@ -112,7 +112,7 @@ describe('gtfs job', () => {
     mkdirSync(feed);
     writeFileSync(join(feed, 'agency.txt'), 'agency_id,agency_name,agency_url,agency_timezone\nX,X,https://x.example,Europe/Paris\n');
     await expect(gtfsJob.run(silentContext(dataDir), ['--country', 'fr', '--input', feed])).rejects.toThrow(/has no stops\.txt: it publishes no stop, nothing was ingested/);
-    expect(existsSync(join(dataDir, 'fr', 'places'))).toBe(false);
+    expect(existsSync(join(dataDir, 'tables', 'places', 'country=fr'))).toBe(false);
     expect(existsSync(join(dataDir, 'fr', 'manifest.json'))).toBe(false);
   });
 

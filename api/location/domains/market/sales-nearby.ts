@@ -21,7 +21,7 @@ function within(warehouse: Warehouse, lat: number, lng: number, radiusM: number,
     // Cell bounds are integers computed here, never client text. The envelope alone: the few rows
     // of its gaps cost less than DuckDB evaluating one BETWEEN per range on every row (measured 3x).
     scans.push(`SELECT ${COLUMNS} FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)
-      WHERE cell BETWEEN ${c.lo}::UBIGINT AND ${c.hi}::UBIGINT`);
+      WHERE cell BETWEEN ${c.lo}::BIGINT AND ${c.hi}::BIGINT`);
   }
   if (scans.length === 0) return null;
   const typed = type ? ` AND property_type = '${type === 'house' ? 'house' : 'apartment'}'` : '';
