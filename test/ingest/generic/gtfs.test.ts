@@ -1,3 +1,4 @@
+import { tableGlob } from '../../../schemas/tables/layout.ts';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -17,7 +18,7 @@ async function rows(dataDir: string, country: string): Promise<{ id: string; cat
   const db = await DuckDBInstance.create();
   const c = await db.connect();
   try {
-    const r = await c.runAndReadAll(`SELECT id, category, name, latitude, longitude, attributes, source FROM read_parquet('${join(dataDir, country, 'places', '*.parquet')}') ORDER BY id`);
+    const r = await c.runAndReadAll(`SELECT id, category, name, latitude, longitude, attributes, source FROM read_parquet('${tableGlob(dataDir, country, 'places')}') ORDER BY id`);
     return (r.getRowObjectsJS() as Record<string, unknown>[]).map((x) => ({ ...x, attributes: JSON.parse(x.attributes as string) })) as never;
   } finally { c.closeSync(); }
 }
