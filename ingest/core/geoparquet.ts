@@ -1,4 +1,5 @@
 import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { BBOX_COLUMN, EXTENT_COLUMNS as EXTENT, GEOMETRY_COLUMN, type GeoShape } from '../../schemas/tables/layout.ts';
 
 /**
  * GeoParquet 1.1 (geoparquet.org) for every table with a geometry, so that geopandas, GDAL, QGIS,
@@ -15,21 +16,8 @@ import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/n
  * columns, so a new table of either shape follows. The GeoJSON `geometry` text column stays: the
  * API reads it, and tools without GeoParquet support read it as text.
  */
-export type GeoShape = 'geojson' | 'point';
-
-export const GEOMETRY_COLUMN = 'geom';
-export const BBOX_COLUMN = 'bbox';
+export { BBOX_COLUMN, GEOMETRY_COLUMN, geoShapeOf, type GeoShape } from '../../schemas/tables/layout.ts';
 export const GEOPARQUET_VERSION = '1.1.0';
-
-const EXTENT = ['min_lng', 'min_lat', 'max_lng', 'max_lat'] as const;
-
-/** The geometry a table's files carry, from its column names (null: none). */
-export function geoShapeOf(columns: readonly string[]): GeoShape | null {
-  const has = (c: string) => columns.includes(c);
-  if (has('geometry') && EXTENT.every(has)) return 'geojson';
-  if (has('longitude') && has('latitude')) return 'point';
-  return null;
-}
 
 const num = (e: string) => `(${e})::VARCHAR`;
 // GeoJSON positions -> WKT, in DuckDB's core SQL (no spatial extension offline): a ring is a list

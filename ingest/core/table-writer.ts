@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { PARTITION_KEY, partitionFile, partitionPath, tableDir } from '../../schemas/tables/layout.ts';
+import { sourceIdsOf, sourceLicence, type SourcesOf } from './source-metadata.ts';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption } from './geoparquet.ts';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
@@ -168,6 +169,12 @@ export interface SortedTarget {
    * constant): computed after the sort, they are not carried through it.
    */
   afterSort?: string;
+  /**
+   * The sources of the rows, for the file's `sources` metadata (licence, attribution): ids, or a
+   * relation whose `source` column holds them. Default: the `source` column of `select`, when it
+   * has one (a scan of it; give them when `select` is costly to run twice).
+   */
+  sources?: SourcesOf;
 }
 
 /**
@@ -191,6 +198,8 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   if (derived.length > 0) rows = `SELECT * EXCLUDE (${derived.map(quoteIdent).join(', ')}) FROM (${rows})`;
   const shape = geoShapeOf(columns);
   const metadata: Record<string, unknown> = {};
+  const sources = target.sources ?? (columns.includes('source') ? { from: `(${select})` } : null);
+  if (sources) metadata.sources = (await sourceIdsOf(connection, sources)).map(sourceLicence);
   if (shape) {
     metadata.geo = await geoMetadataOf(connection, select, shape);
     rows = `SELECT *, ${geoColumnsSql(shape)} FROM (${rows})`;

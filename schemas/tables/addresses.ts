@@ -8,8 +8,8 @@ import { z } from 'zod';
 export const AddressRow = z.object({
   id: z.string().describe("producer's identifier of the address (BAN id, ...)"),
   cell: z.bigint().describe('H3 cell at resolution 15 of the point, as BIGINT (signed 64-bit: every H3 index is below 2^63)'),
-  longitude: z.number().describe('WGS84 longitude, degrees'),
-  latitude: z.number().describe('WGS84 latitude, degrees'),
+  longitude: z.number().describe('WGS84 longitude, degrees').meta({ unit: 'degree' }),
+  latitude: z.number().describe('WGS84 latitude, degrees').meta({ unit: 'degree' }),
   number: z.number().int().nullable().describe('street number'),
   rep: z.string().nullable().describe('number suffix (bis, ter, a, b...)'),
   street: z.string().describe('street name as published'),

@@ -48,3 +48,20 @@ export function partitionPath(dataDir: string, country: string, table: string, p
 export function legacyTableDir(dataDir: string, country: string, table: string): string {
   return join(dataDir, country, table);
 }
+
+/**
+ * The GeoParquet columns the writer adds (ingest/core/geoparquet.ts) to a table with a geometry:
+ * `geom` (WKB) and its `bbox` covering.
+ */
+export type GeoShape = 'geojson' | 'point';
+export const GEOMETRY_COLUMN = 'geom';
+export const BBOX_COLUMN = 'bbox';
+export const EXTENT_COLUMNS = ['min_lng', 'min_lat', 'max_lng', 'max_lat'] as const;
+
+/** The geometry a table's files carry, from its column names (null: none). */
+export function geoShapeOf(columns: readonly string[]): GeoShape | null {
+  const has = (c: string) => columns.includes(c);
+  if (has('geometry') && EXTENT_COLUMNS.every(has)) return 'geojson';
+  if (has('longitude') && has('latitude')) return 'point';
+  return null;
+}

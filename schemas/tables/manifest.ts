@@ -16,6 +16,8 @@ export const ManifestPartition = z.object({
     input_sha256: z.string(),
     published_at: z.string().nullable().describe("producer's publication date when known"),
     downloaded_from: z.string().nullable(),
+    licence: z.string().nullable().optional().describe('licence of the source (datasets/ catalogue); null when the catalogue does not know it'),
+    attribution: z.string().nullable().optional().describe('text to reproduce where the data is shown'),
   })),
   rows: z.number().int(),
   rejects: z.number().int(),

@@ -11,7 +11,7 @@ export const ZoneRow = z.object({
   name: z.string().nullable(),
   parent_level: ZoneLevel.nullable(),
   parent_code: z.string().nullable(),
-  min_lng: z.number(), min_lat: z.number(), max_lng: z.number(), max_lat: z.number(),
+  min_lng: z.number().describe('extent of the outline, WGS84').meta({ unit: 'degree' }), min_lat: z.number().meta({ unit: 'degree' }), max_lng: z.number().meta({ unit: 'degree' }), max_lat: z.number().meta({ unit: 'degree' }),
   geometry: z.string().describe('GeoJSON geometry, WGS84 [lng, lat], as published (reprojected)'),
   geometry_simplified: z.string().describe('GeoJSON geometry simplified for display (about 10 m tolerance)'),
   source: z.string(),
