@@ -88,7 +88,7 @@ export async function generateSales(dataDir: string, rows: number): Promise<void
     address: `CAST(1 + i % 120 AS VARCHAR) || ' RUE DU BENCH ' || dep`, commune_code: `dep || lpad(CAST(idx % 1000 AS VARCHAR), 3, '0')`, arrondissement_code: 'NULL',
     department_code: 'dep', region_code: 'region', iris_code: 'NULL', longitude: 'lng2', latitude: 'lat2', position_source: `'parcel'`, cell: 'h3_cell(lat2, lng2)', source: `'bench'`,
   };
-  await mkdir(join(dataDir, 'fr', 'sales'), { recursive: true });
+  await mkdir(join(dataDir, 'tables', 'sales', 'country=fr'), { recursive: true });
   // One file per department, each sorted by cell, as fr.dvf publishes (one partition per input file):
   // a radius query opens only the files whose cell statistics overlap it.
   const parts = join(dataDir, '..', 'parts');
@@ -102,7 +102,7 @@ export async function generateSales(dataDir: string, rows: number): Promise<void
     const files = (await readdir(join(parts, dir))).filter((f) => f.endsWith('.parquet'));
     // Written in cell order by the sorted query; re-sorted here in case a partition got several files.
     await c.run(`COPY (SELECT * FROM read_parquet([${files.map((f) => `'${join(parts, dir, f)}'`).join(', ')}]) ORDER BY cell)
-      TO '${join(dataDir, 'fr', 'sales', `bench-${dir.split('=')[1]}.parquet`)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+      TO '${join(dataDir, 'tables', 'sales', 'country=fr', `bench-${dir.split('=')[1]}.parquet`)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
   }
   await rm(parts, { recursive: true, force: true });
   c.closeSync(); db.closeSync();
@@ -113,7 +113,7 @@ async function loadPostgis(dataDir: string, url: string): Promise<{ load_s: numb
   const csv = join(dataDir, '..', 'sales.csv');
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
-  await c.run(`COPY (SELECT id, date, property_type, surface, rooms, price, price_per_m2, parcels, address, longitude, latitude FROM '${join(dataDir, 'fr/sales/*.parquet')}') TO '${csv}' (HEADER false)`);
+  await c.run(`COPY (SELECT id, date, property_type, surface, rooms, price, price_per_m2, parcels, address, longitude, latitude FROM '${join(dataDir, 'tables/sales/country=fr/*.parquet')}') TO '${csv}' (HEADER false)`);
   c.closeSync(); db.closeSync();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -154,8 +154,8 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     t = performance.now();
     const db = await DuckDBInstance.create(join(root, 'ind.duckdb'), { memory_limit: '4GB', temp_directory: join(root, 'spill2') });
     const c = await db.connect();
-    await mkdir(join(dataDir, 'fr', 'market_indicators'), { recursive: true });
-    await c.run(`COPY (${indicatorsSelect(`read_parquet('${join(dataDir, 'fr/sales/*.parquet')}')`)}) TO '${join(dataDir, 'fr/market_indicators/all.parquet')}' (FORMAT parquet)`);
+    await mkdir(join(dataDir, 'tables', 'market_indicators', 'country=fr'), { recursive: true });
+    await c.run(`COPY (${indicatorsSelect(`read_parquet('${join(dataDir, 'tables/sales/country=fr/*.parquet')}')`)}) TO '${join(dataDir, 'tables/market_indicators/country=fr/all.parquet')}' (FORMAT parquet)`);
     c.closeSync(); db.closeSync();
     const indicators_s = +((performance.now() - t) / 1000).toFixed(1);
     for (const table of ['sales', 'market_indicators']) {
@@ -222,7 +222,7 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     if (client) { await client.query('DROP TABLE bench_sales'); await client.end(); }
     await app.close(); warehouse.close(); await sql.close();
     let size = 0;
-    const salesFiles = (await readdir(join(dataDir, 'fr/sales'))).filter((f) => f.endsWith('.parquet'));
+    const salesFiles = (await readdir(join(dataDir, 'tables/sales/country=fr'))).filter((f) => f.endsWith('.parquet'));
     for (const f of salesFiles) size += (await stat(join(dataDir, 'fr/sales', f))).size;
     return {
       sales, sales_files: salesFiles.length, parquet_mb: Math.round(size / 1e6), radius_m: radius, generate_s, indicators_s, radius_index,

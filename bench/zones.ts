@@ -19,8 +19,8 @@ const stats = (ms: number[]) => { const s = [...ms].sort((a, b) => a - b); retur
 export async function benchZones(irisCount: number, queries: number) {
   const root = await mkdtemp(join(tmpdir(), 'bench-zones-'));
   const dataDir = join(root, 'data');
-  await mkdir(join(dataDir, 'fr', 'zone_values'), { recursive: true });
-  await mkdir(join(dataDir, 'fr', 'zones'), { recursive: true });
+  await mkdir(join(dataDir, 'tables', 'zone_values', 'country=fr'), { recursive: true });
+  await mkdir(join(dataDir, 'tables', 'zones', 'country=fr'), { recursive: true });
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   // IRIS i: department 1 + i % 95, commune 3 digits, IRIS 4 digits; 30 indicators (the two served first), 5 years.
@@ -37,7 +37,7 @@ export async function benchZones(irisCount: number, queries: number) {
       NULL::DOUBLE AS range_low, NULL::DOUBLE AS range_high, (i * 31 + k) % 97 = 0 AS suppressed,
       'fr.filosofi' AS source, make_date(2019 + y, 9, 1) AS published_on
     FROM (${iris}) z, range(30) a(k), range(5) b(y) ORDER BY code, indicator, period_start
-  ) TO '${join(dataDir, 'fr', 'zone_values', 'fr.filosofi.bench.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
+  ) TO '${join(dataDir, 'tables', 'zone_values', 'country=fr', 'fr.filosofi.bench.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
   // The zones table (names and parents) the zone route reads; outlines are tiny squares.
   await c.run(`COPY (
     SELECT 'sublocality_level2' AS level, dep || com || n AS code, 'IRIS ' || (dep || com || n) AS name, 'locality' AS parent_level, dep || com AS parent_code,
@@ -45,16 +45,16 @@ export async function benchZones(irisCount: number, queries: number) {
       '{"type":"Polygon","coordinates":[[[0,0],[0.001,0],[0.001,0.001],[0,0.001],[0,0]]]}' AS geometry,
       '{"type":"Polygon","coordinates":[[[0,0],[0.001,0],[0.001,0.001],[0,0.001],[0,0]]]}' AS geometry_simplified, 'bench' AS source
     FROM (${iris}) z ORDER BY code
-  ) TO '${join(dataDir, 'fr', 'zones', 'bench.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
+  ) TO '${join(dataDir, 'tables', 'zones', 'country=fr', 'bench.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
   const generate_s = +((performance.now() - t) / 1000).toFixed(1);
   const codes = (await c.runAndReadAll(`SELECT dep || com || n AS code FROM (${iris}) z ORDER BY hash(i) LIMIT ${queries}`)).getRowObjectsJS().map((r) => r.code as string);
-  const [{ n }] = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM '${join(dataDir, 'fr', 'zone_values', '*.parquet')}'`)).getRowObjectsJS() as [{ n: number }];
+  const [{ n }] = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM '${join(dataDir, 'tables', 'zone_values', 'country=fr', '*.parquet')}'`)).getRowObjectsJS() as [{ n: number }];
 
   // Baseline: DuckDB's point query on the same Parquet, in this process.
   const duck: number[] = [];
   for (const code of codes) {
     t = performance.now();
-    await c.runAndReadAll(`SELECT * FROM read_parquet('${join(dataDir, 'fr', 'zone_values', '*.parquet')}') WHERE level = 'sublocality_level2' AND code = $1`, [code]);
+    await c.runAndReadAll(`SELECT * FROM read_parquet('${join(dataDir, 'tables', 'zone_values', 'country=fr', '*.parquet')}') WHERE level = 'sublocality_level2' AND code = $1`, [code]);
     duck.push(performance.now() - t);
   }
   c.closeSync(); db.closeSync();

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { JOBS, UsageError, jobById, runSamples } from './jobs.ts';
 import type { JobContext, PartitionSummary } from './core/job.ts';
+import { migrateLegacyLayout } from './core/migrate-layout.ts';
+import { COUNTRIES } from '../datasets/countries.ts';
 
 const USAGE = `Usage: npm run ingest -- <command>
 
@@ -14,7 +16,8 @@ const USAGE = `Usage: npm run ingest -- <command>
 Jobs:
 ${JOBS.map((j) => `  ${j.usage}`).join('\n')}
 
-DATA_DIR (default ./data) is where data/<country>/<table>/*.parquet and manifest.json are written.`;
+DATA_DIR (default ./data) is where data/tables/<table>/country=<cc>/*.parquet and data/<cc>/manifest.json
+are written; tables of the earlier layout (data/<cc>/<table>/) are moved there first.`;
 
 /** Pulls the options common to every job out of argv. */
 function common(argv: string[]): { rest: string[]; dataDir: string; maxRejectShare: number } {
@@ -53,6 +56,9 @@ async function main(argv: string[]): Promise<number> {
   const { rest, dataDir, maxRejectShare } = common(tail);
   const ctx: JobContext = { dataDir, maxRejectShare, now: () => new Date(), log: (l) => console.error(l) };
   const started = Date.now();
+  // Tables of the earlier layout (data/<cc>/<table>/) move to data/tables/ first, so that every
+  // command, and `npm start` through `samples --if-empty`, finds one layout.
+  await migrateLegacyLayout(dataDir, COUNTRIES, ctx.log);
   if (command === 'samples') {
     const ifEmpty = rest.includes('--if-empty');
     const unknown = rest.filter((a) => a !== '--if-empty');

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
+import { tableDir } from '../../schemas/tables/layout.ts';
 
 /**
- * The read-only DuckDB handle over data/<country>/<table>/*.parquet. Each table is a view
+ * The read-only DuckDB handle over the tables' files (schemas/tables/layout.ts). Each table is a view
  * named <country>_<table>; a table with no file yet has no view, and `has` says so.
  */
 export interface Warehouse {
@@ -72,12 +73,13 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
-        const dir = join(dataDir, country, table);
+        const dir = tableDir(dataDir, country, table);
         const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.parquet')) : [];
         const view = `${country}_${table}`;
         if (files.length > 0) {
           const glob = quotedString(join(dir, '*.parquet'));
-          await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true)`);
+          // The view is of one country: the hive key of the path (country=<cc>) is not a column of it.
+          await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true, hive_partitioning = false)`);
           next.add(view);
           const reader = await setup.runAndReadAll(
             `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,

@@ -1,3 +1,4 @@
+import { tableDir } from '../../schemas/tables/layout.ts';
 import { readFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ function fields(line: string): string[] {
 
 /** Quebec's rental-survey neighbourhoods of the published zones table, by name key. */
 async function surveyAreas(dataDir: string): Promise<Map<string, string>> {
-  const dir = join(dataDir, 'ca', 'zones');
+  const dir = tableDir(dataDir, 'ca', 'zones');
   const areas = new Map<string, string>();
   if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith('.parquet'))) return areas;
   const db = await DuckDBInstance.create(':memory:');

@@ -1,3 +1,4 @@
+import { tableDir } from '../../schemas/tables/layout.ts';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
@@ -115,7 +116,7 @@ export async function ingestMontrealRoll(ctx: JobContext, input: JobInput): Prom
 
 /** Official numbers per locality and street of ca/addresses, without the roll's own partition. */
 async function officialStreets(dataDir: string, ownPartition: string): Promise<Map<string, Known[]>> {
-  const dir = join(dataDir, 'ca', 'addresses');
+  const dir = tableDir(dataDir, 'ca', 'addresses');
   const out = new Map<string, Known[]>();
   if (!existsSync(dir)) return out;
   const instance = await DuckDBInstance.create(':memory:');

@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Manifest, type ManifestPartition, TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import type { Country } from '../../schemas/common.ts';
+import { sourceLicence } from './source-metadata.ts';
 import { pendingPath } from './table-writer.ts';
 
 export function manifestPath(dataDir: string, country: string): string {
@@ -21,6 +22,8 @@ export async function readManifest(dataDir: string, country: Country): Promise<M
 
 /** Records a written partition, replacing the previous entry of the same table and partition (atomic file swap). */
 export async function recordPartition(dataDir: string, country: Country, entry: ManifestPartition, now = new Date()): Promise<Manifest> {
+  // Each source with its licence and attribution, from the catalogue.
+  entry = { ...entry, sources: entry.sources.map((s) => { const l = sourceLicence(s.id); return { ...s, licence: l.licence, attribution: l.attribution }; }) };
   return updateManifest(dataDir, country, now, (partitions) => [...partitions.filter((p) => !(p.table === entry.table && p.partition === entry.partition)), entry]);
 }
 

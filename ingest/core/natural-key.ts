@@ -1,3 +1,4 @@
+import { tableDir } from '../../schemas/tables/layout.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ export function hasNaturalKey(table: string): table is KeyedTable {
 
 /** The published Parquet files of a table, by partition name (pending files excluded). */
 export function publishedPartitions(dataDir: string, country: string, table: string): Map<string, string> {
-  const dir = join(dataDir, country, table);
+  const dir = tableDir(dataDir, country, table);
   const out = new Map<string, string>();
   if (!existsSync(dir)) return out;
   for (const f of readdirSync(dir).sort()) if (f.endsWith('.parquet') && !f.startsWith('.')) out.set(f.slice(0, -'.parquet'.length), join(dir, f));

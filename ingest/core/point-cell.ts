@@ -346,7 +346,7 @@ function learn(key: number, mine: number, lat: number, lng: number, res: number,
 
 const cellOut = new Uint32Array(2);
 /**
- * The cell of a point as the UBIGINT the `cell` columns hold (schemas/tables/cells.ts), for
+ * The cell of a point as the BIGINT the `cell` columns hold (schemas/tables/cells.ts), for
  * jobs that build rows in TypeScript; throws on a point with no cell, as h3-js does.
  */
 export function pointCellId(lat: number, lng: number, res = 15): bigint {

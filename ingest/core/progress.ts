@@ -48,3 +48,19 @@ export function formatDuration(seconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
+
+/** What withProgress reads: a DuckDB connection's progress of its running query. */
+interface QueryProgress { progress: { percentage: number; rows_processed: bigint | number } }
+
+/**
+ * Ticks `progress` from DuckDB's own progress while a query runs (set `enable_progress_bar =
+ * true` on the connection first): its percentage of the work, carried onto the file's bytes,
+ * gives the bar its share and the remaining time. For the jobs where DuckDB reads the file.
+ */
+export async function withProgress<T>(c: QueryProgress, progress: Progress, run: () => Promise<T>, totalBytes = 0): Promise<T> {
+  const poll = setInterval(() => {
+    const p = c.progress;
+    if (p.percentage >= 0) progress.tick(Number(p.rows_processed), totalBytes > 0 ? Math.round((p.percentage / 100) * totalBytes) : undefined);
+  }, 250);
+  try { return await run(); } finally { clearInterval(poll); }
+}

@@ -10,13 +10,16 @@
  * - null, `EPSG:4326`, `EPSG:4171` (RGF93), `EPSG:4269` (NAD83), `EPSG:4617` (NAD83(CSRS)),
  *   CRS84 (`urn:ogc:def:crs:OGC:1.3:CRS84`, `OGC:CRS84`): identity (+ rounding). These
  *   datums coincide with WGS84 within ~1-2 m, below the precision we need.
- * - `EPSG:NNNN` (or `urn:ogc:def:crs:EPSG::NNNN`, `EPSG::NNNN`) for the codes registered in
- *   DEFS below, `EPSG:3857`, and WGS84 UTM zones `EPSG:326NN` / `EPSG:327NN`.
- *   Any other code throws an error naming the supported ones.
+ * - `EPSG:NNNN` (or `urn:ogc:def:crs:EPSG::NNNN`, `EPSG::NNNN`): the codes registered in DEFS
+ *   below (their EPSG-recommended transformation to WGS 84 checked here), WGS84 UTM zones
+ *   `EPSG:326NN` / `EPSG:327NN`, then any projected or geographic CRS of the EPSG registry
+ *   through the `epsg-index` package (its proj4 definition, else its WKT). A code it does not
+ *   know, or a CRS that is not horizontal (vertical, engineering...), throws a clear error.
  * - a WKT string (what `crsFromWkt` returns for an unrecognised .prj) or a `+proj=` string:
  *   handed to proj4 as is.
  */
 import type { Geometry, Position } from 'geojson';
+import { createRequire } from 'node:module';
 import proj4 from 'proj4';
 
 export type XY = [number, number];
@@ -56,10 +59,33 @@ const IDENTITY = new Set([4326, 4171, 4269, 4617]);
 
 for (const [code, def] of Object.entries(DEFS)) proj4.defs(`EPSG:${code}`, def);
 
-/** Codes `toWgs84` accepts besides WKT / proj strings. */
+/** Codes defined here (their transformation checked); `toWgs84` also accepts any code of the EPSG registry. */
 export const SUPPORTED_EPSG: readonly number[] = [...IDENTITY, ...Object.keys(DEFS).map(Number)].sort((a, b) => a - b);
 
 const WGS84 = '+proj=longlat +datum=WGS84 +no_defs';
+
+/** An entry of the EPSG registry as the `epsg-index` package publishes it (one JSON file per code). */
+interface EpsgEntry { code: string; kind: string; name: string; wkt: string | null; proj4: string | null }
+const requireJson = createRequire(import.meta.url);
+/** Kinds of CRS whose x, y a horizontal position can be computed from. */
+const HORIZONTAL = new Set(['CRS-PROJCRS', 'CRS-GEOGCRS', 'CRS-GEOG3DCRS', 'CRS-COMPOUNDCRS']);
+
+/**
+ * The proj4 definition (else the WKT) of an EPSG code from the registry of `epsg-index`
+ * (8,000 codes, kept up to date with the EPSG dataset); throws naming the reason otherwise.
+ */
+export function epsgRegistryDef(code: number): string {
+  let entry: EpsgEntry;
+  try {
+    entry = requireJson(`epsg-index/s/${code}.json`) as EpsgEntry;
+  } catch {
+    throw new Error(`Unknown CRS EPSG:${code}: not in the EPSG registry (package epsg-index); give the CRS as WKT (a .prj file's text) or a +proj string`);
+  }
+  if (!HORIZONTAL.has(entry.kind)) throw new Error(`CRS EPSG:${code} (${entry.name}) is a ${entry.kind.replace(/^CRS-/, '').toLowerCase()} CRS, not a horizontal one: positions cannot be read in it`);
+  const def = entry.proj4 ?? entry.wkt;
+  if (!def) throw new Error(`CRS EPSG:${code} (${entry.name}) has no definition proj4 can read in the EPSG registry`);
+  return def;
+}
 
 /** Rounds to 7 decimals (about 1 cm at the equator). */
 export function round7(v: number): number {
@@ -94,13 +120,7 @@ export function toWgs84(crs: string | null): ToWgs84 {
   let def: string;
   if (code !== null) {
     if (IDENTITY.has(code)) return identity;
-    const known = DEFS[code] ?? utmDef(code);
-    if (!known) {
-      throw new Error(
-        `Unsupported CRS EPSG:${code}: known codes are ${SUPPORTED_EPSG.join(', ')} and WGS84 UTM 326NN/327NN`,
-      );
-    }
-    def = known;
+    def = DEFS[code] ?? utmDef(code) ?? epsgRegistryDef(code);
   } else {
     def = crs.trim();
   }
@@ -119,8 +139,7 @@ export function toWgs84(crs: string | null): ToWgs84 {
 /** Inverse of `toWgs84` for the same CRS: `[lng, lat]` -> `[x, y]` (not rounded). Mainly for tests. */
 export function fromWgs84(crs: string): (lngLat: [number, number]) => [number, number] {
   const code = parseEpsgCode(crs);
-  const def = code === null ? crs : IDENTITY.has(code) ? WGS84 : (DEFS[code] ?? utmDef(code));
-  if (!def) throw new Error(`Unsupported CRS EPSG:${code}`);
+  const def = code === null ? crs : IDENTITY.has(code) ? WGS84 : (DEFS[code] ?? utmDef(code) ?? epsgRegistryDef(code));
   const converter = proj4(def, WGS84);
   return (p) => {
     const [x, y] = converter.inverse([p[0], p[1]]);

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { PARTITION_KEY, partitionFile, partitionPath, tableDir } from '../../schemas/tables/layout.ts';
+import { sourceIdsOf, sourceLicence, type SourcesOf } from './source-metadata.ts';
+import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption } from './geoparquet.ts';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
-  BOOLEAN, DOUBLE, INTEGER, UBIGINT, UTINYINT, VARCHAR, BIGINT, DATE,
+  BOOLEAN, DOUBLE, INTEGER, TINYINT, VARCHAR, BIGINT, DATE,
 } from '@duckdb/node-api';
 
-const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, UBIGINT, UTINYINT, BOOLEAN, BIGINT, DATE };
+// No unsigned types: Spark reads a UINT_64 as decimal(20,0) and Trino refuses unsigned columns.
+const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, TINYINT, BOOLEAN, BIGINT, DATE };
 const CHUNK_ROWS = 2048;
 
 export interface TableTarget {
@@ -31,9 +35,7 @@ export interface PreparedTable {
   discard(): Promise<void>;
 }
 
-export function partitionPath(dataDir: string, country: string, table: string, partition: string): string {
-  return join(dataDir, country, table, `${partition}.parquet`);
-}
+export { partitionPath };
 
 /**
  * Buffers rows in a disk-backed DuckDB database (so memory stays bounded whatever the input),
@@ -167,6 +169,12 @@ export interface SortedTarget {
    * constant): computed after the sort, they are not carried through it.
    */
   afterSort?: string;
+  /**
+   * The sources of the rows, for the file's `sources` metadata (licence, attribution): ids, or a
+   * relation whose `source` column holds them. Default: the `source` column of `select`, when it
+   * has one (a scan of it; give them when `select` is costly to run twice).
+   */
+  sources?: SourcesOf;
 }
 
 /**
@@ -178,15 +186,29 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   const finalPath = partitionPath(target.dataDir, target.country, target.table, target.partition);
   const tmpPath = pendingPath(finalPath);
   const literal = quotedString(tmpPath);
-  await mkdir(join(target.dataDir, target.country, target.table), { recursive: true });
+  await mkdir(tableDir(target.dataDir, target.country, target.table), { recursive: true });
   const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
   // A projection keeps its input's order, so the derived columns come out sorted too.
-  const rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
-  await connection.run(`COPY (${rows}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+  let rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
+  const columns = (await connection.runAndReadAll(`SELECT * FROM (${rows}) LIMIT 0`)).columnNames();
+  // The GeoParquet columns are derived here, for every writer: dropped when the rows come from a
+  // published file (a partition rewritten), then computed again from the row's own columns.
+  // So is the partition key, which DuckDB adds when it reads a published file of the hive layout.
+  const derived = columns.filter((c) => c === GEOMETRY_COLUMN || c === BBOX_COLUMN || c === PARTITION_KEY);
+  if (derived.length > 0) rows = `SELECT * EXCLUDE (${derived.map(quoteIdent).join(', ')}) FROM (${rows})`;
+  const shape = geoShapeOf(columns);
+  const metadata: Record<string, unknown> = {};
+  const sources = target.sources ?? (columns.includes('source') ? { from: `(${select})` } : null);
+  if (sources) metadata.sources = (await sourceIdsOf(connection, sources)).map(sourceLicence);
+  if (shape) {
+    metadata.geo = await geoMetadataOf(connection, select, shape);
+    rows = `SELECT *, ${geoColumnsSql(shape)} FROM (${rows})`;
+  }
+  await connection.run(`COPY (${rows}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192, GEOPARQUET_VERSION 'NONE'${kvMetadataOption(metadata)})`);
   const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`);
   const written: WrittenTable = {
     path: finalPath,
-    relativePath: join(target.table, `${target.partition}.parquet`),
+    relativePath: partitionFile(target.country, target.table, target.partition),
     rows: count.getRowObjectsJS()[0]!.n as number,
     sha256: await fileSha256(tmpPath),
   };
@@ -226,7 +248,7 @@ export async function fileSha256(path: string): Promise<string> {
 /** Removes leftovers of killed runs (temporary Parquet files, staging databases). */
 export async function cleanStaleTemporaries(dataDir: string, country: string, table: string): Promise<void> {
   // The table's pending files, and the manifest's (data/<country>/.manifest.json.tmp-<pid>).
-  for (const dir of [join(dataDir, country, table), join(dataDir, country)]) {
+  for (const dir of [tableDir(dataDir, country, table), join(dataDir, country)]) {
     try {
       for (const name of await readdir(dir)) {
         // Also the names of the versions before pendingPath (`x.parquet.tmp-<pid>`).

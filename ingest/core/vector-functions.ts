@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { DOUBLE, DuckDBScalarFunction, UBIGINT, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { pointCellHalves } from './point-cell.ts';
 import { streetKey, localityKey } from '../../schemas/tables/address-key.ts';
 import { toWgs84 } from './reproject.ts';
@@ -21,10 +21,10 @@ function validDoubles(vector: unknown): Float64Array | null {
   return v.items instanceof Float64Array && v.validity && v.validity.data == null ? v.items : null;
 }
 
-/** A UBIGINT output vector's values as 32-bit halves (low first), or null. */
+/** A BIGINT output vector's values as 32-bit halves (low first), or null (H3 indexes are below 2^63: the sign bit is 0). */
 function uint64Halves(vector: unknown): Uint32Array | null {
   const v = vector as VectorLayout;
-  return LITTLE_ENDIAN && v.items instanceof BigUint64Array ? new Uint32Array(v.items.buffer, v.items.byteOffset, v.items.length * 2) : null;
+  return LITTLE_ENDIAN && (v.items instanceof BigInt64Array || v.items instanceof BigUint64Array) ? new Uint32Array(v.items.buffer, v.items.byteOffset, v.items.length * 2) : null;
 }
 
 /** Memoised string function: street and locality names repeat many times in an address file. */
@@ -55,14 +55,14 @@ function stringFunction(name: string, fn: (s: string) => string): DuckDBScalarFu
 
 /**
  * Registers the TypeScript functions ingest SQL uses, each called once per vector of rows:
- * h3_cell(lat, lng) -> UBIGINT (resolution 15; null where the point has no cell; see
+ * h3_cell(lat, lng) -> BIGINT (resolution 15; null where the point has no cell; see
  * point-cell.ts), street_key(text), locality_key(text), and
  * wgs84_lng / wgs84_lat (x, y, crs) reprojecting with proj4.
  */
 export function registerIngestFunctions(connection: DuckDBConnection): void {
   const halves = new Uint32Array(2);
   connection.registerScalarFunction(DuckDBScalarFunction.create({
-    name: 'h3_cell', returnType: UBIGINT, parameterTypes: [DOUBLE, DOUBLE],
+    name: 'h3_cell', returnType: BIGINT, parameterTypes: [DOUBLE, DOUBLE],
     mainFunction: (_info, input, output) => {
       const n = input.rowCount;
       const la = input.getColumnVector(0), lo = input.getColumnVector(1);

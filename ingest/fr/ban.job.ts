@@ -38,7 +38,7 @@ export const banJob = defineJob({
     if (o.download) {
       const url = (o.url ? `${o.url.replace(/\/$/, '')}/adresses-{part}.csv.gz` : banSource.download_url!).replace('{part}', o.part!);
       ctx.log(`downloading ${url}`);
-      const d = await download(url, join(ctx.dataDir, 'downloads', 'fr'));
+      const d = await download(url, join(ctx.dataDir, 'downloads', 'fr'), fetch, { log: ctx.log });
       return ingestBanFile(ctx, { path: d.path, sha256: d.sha256, downloadedFrom: d.url, publishedAt: d.publishedAt });
     }
     const out: PartitionSummary[] = [];

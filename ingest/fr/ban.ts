@@ -7,7 +7,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
 import { cleanStaleTemporaries, fileSize, type PreparedTable } from '../core/table-writer.ts';
-import { createProgress } from '../core/progress.ts';
+import { createProgress, withProgress } from '../core/progress.ts';
 import { partitionEntry } from '../core/manifest.ts';
 import { publishedPartitions } from '../core/natural-key.ts';
 import type { SourceEntry } from '../core/job.ts';
@@ -179,7 +179,9 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput, format: Ad
       // The published addresses of the department the input does not cover stay.
       const keep = path ? `FROM read_parquet(${q(path)}) WHERE locality_code NOT IN (SELECT commune FROM covered) AND id NOT IN (SELECT id FROM raw WHERE ok)` : null;
       const table = await stage.prepareParquet(`${select} AND ${BAN_DEPARTMENT_SQL} = ${q(department)}${keep ? ` UNION ALL SELECT ${kept} ${keep}` : ''}`,
-        { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell', afterSort });
+        // The sources named without running the select twice: this input's, and the kept rows'.
+        { dataDir: ctx.dataDir, country: 'fr', table: 'addresses', partition, orderBy: 'cell', afterSort,
+          sources: { from: `(SELECT ${q(format.source.id)} AS source${keep ? ` UNION SELECT source ${keep}` : ''})` } });
       const keptRows = keep ? Number((await c.runAndReadAll(`SELECT count(*)::BIGINT AS n ${keep}`)).getRowObjectsJS()[0]!.n) : 0;
       const previous = keptRows > 0 ? (await partitionEntry(ctx.dataDir, 'fr', 'addresses', partition))?.sources ?? [] : [];
       prepared.push({ partition, table, previous });
@@ -219,18 +221,6 @@ async function postcodesFromPublished(c: Stage['connection'], files: string[]): 
 
 /** The BAN columns the addresses table is made of, those BanRow checks (the others are not kept). */
 const BAN_STAGED_COLUMNS = Object.keys(BanRow.shape);
-
-/**
- * Ticks the progress bar from DuckDB's own progress while a query runs: its percentage of the
- * work, carried onto the file's bytes, gives the bar its share and the remaining time.
- */
-async function withProgress<T>(c: Stage['connection'], progress: ReturnType<typeof createProgress>, run: () => Promise<T>, totalBytes = 0): Promise<T> {
-  const poll = setInterval(() => {
-    const p = c.progress;
-    if (p.percentage >= 0) progress.tick(Number(p.rows_processed), totalBytes > 0 ? Math.round((p.percentage / 100) * totalBytes) : undefined);
-  }, 250);
-  try { return await run(); } finally { clearInterval(poll); }
-}
 
 function firstLine(s: string): string {
   return s.split('\n')[0]!.trim();

@@ -66,8 +66,8 @@ export function salesSelect(lines: string, source: string): string {
     t AS (SELECT id_mutation, sum(land_surface) AS land_surface FROM (SELECT DISTINCT id_mutation, parcel, culture, special_culture, land_surface FROM ${lines} WHERE land_surface IS NOT NULL) GROUP BY id_mutation),
     d AS (SELECT id_mutation, disposition, max(value) AS value FROM ${lines} GROUP BY id_mutation, disposition),
     v AS (SELECT id_mutation, CASE WHEN count(DISTINCT value) <= 1 THEN max(value) ELSE sum(value) END AS price FROM d GROUP BY id_mutation),
-    lt AS (SELECT id_mutation, string_agg(DISTINCT lot, '|' ORDER BY lot) AS lots FROM (SELECT id_mutation, unnest(lots) AS lot FROM ${lines}) GROUP BY id_mutation),
-    m AS (SELECT id_mutation, min(date) AS date, arg_min(nature, line) AS nature, string_agg(DISTINCT parcel, '|' ORDER BY parcel) AS parcels,
+    lt AS (SELECT id_mutation, list(DISTINCT lot ORDER BY lot) AS lots FROM (SELECT id_mutation, unnest(lots) AS lot FROM ${lines}) GROUP BY id_mutation),
+    m AS (SELECT id_mutation, min(date) AS date, arg_min(nature, line) AS nature, coalesce(list(DISTINCT parcel ORDER BY parcel) FILTER (WHERE parcel IS NOT NULL), []) AS parcels,
       arg_min(nullif(concat_ws(' ', nullif(concat_ws(' ', number, suffix), ''), street, postcode, commune_name), ''), line) AS address,
       arg_min(code_commune, line) AS code_commune, arg_min(code_departement, line) AS code_departement,
       -- The first parcel centre published, else the first address found in the BAN.

@@ -1,3 +1,4 @@
+import { tableDir } from '../../schemas/tables/layout.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { booleanPointInPolygon } from '@turf/turf';
@@ -17,7 +18,7 @@ type Out = { setItem(i: number, v: unknown): void; flush(): void };
 export async function registerIrisFunction(c: DuckDBConnection, dataDir: string): Promise<number> {
   const cells = new Map<number, { code: string; interior: boolean }[]>();
   const outlines = new Map<string, Polygon | MultiPolygon>();
-  const dir = (t: string) => join(dataDir, 'fr', t);
+  const dir = (t: string) => tableDir(dataDir, 'fr', t);
   const has = (t: string) => existsSync(dir(t)) && readdirSync(dir(t)).some((f) => f.endsWith('.parquet'));
   if (has('zone_cells') && has('zones')) {
     const glob = (t: string) => quotedString(join(dir(t), '*.parquet'));

@@ -31,7 +31,7 @@ export const dvfJob = defineJob({
       const [, year, department] = PART.exec(o.part!)!;
       const url = (o.url ? `${o.url.replace(/\/$/, '')}/{year}/departements/{department}.csv.gz` : dvfSource.download_url!).replace('{year}', year!).replace('{department}', department!);
       ctx.log(`downloading ${url}`);
-      const d = await download(url, join(ctx.dataDir, 'downloads', 'fr', 'dvf', year!, 'departements'));
+      const d = await download(url, join(ctx.dataDir, 'downloads', 'fr', 'dvf', year!, 'departements'), fetch, { log: ctx.log });
       return ingestDvf(ctx, [{ path: d.path, sha256: d.sha256, downloadedFrom: d.url, publishedAt: d.publishedAt }]);
     }
     const input = o.input!;

@@ -1,5 +1,6 @@
+import { tableDir } from '../../schemas/tables/layout.ts';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { quotedString } from '@duckdb/node-api';
 import { basename, join } from 'node:path';
 import { dvfRawSource, dvfSource } from '../../datasets/fr/dvf/source.ts';
@@ -8,6 +9,7 @@ import { readCsvHeader } from '../core/readers/csv.ts';
 import type { JobContext, JobInput, PartitionSummary, SourceEntry } from '../core/job.ts';
 import { readManifest, recordPartition, removePartition } from '../core/manifest.ts';
 import { publishedPartitions } from '../core/natural-key.ts';
+import { createProgress, withProgress } from '../core/progress.ts';
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
 import { cleanStaleTemporaries, fileSha256, partitionPath, type PreparedTable } from '../core/table-writer.ts';
@@ -209,9 +211,14 @@ async function stageSales(ctx: JobContext, input: JobInput, out: string, linesPe
     // The reader keeps the file's order into the table (preserve_insertion_order, DuckDB's
     // default, set here because the line numbers rely on it): a row's rowid is its rank in the
     // file, numbered in parallel, where row_number() OVER () numbered on one thread.
-    await c.run('SET preserve_insertion_order = true');
-    await c.run(`CREATE TABLE text_lines AS SELECT * FROM read_csv(${q(input.path)}, delim = ${q(layout.separator)}, header = true,
-      all_varchar = true, quote = '', escape = '', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`);
+    await c.run('SET preserve_insertion_order = true; SET enable_progress_bar = true; SET enable_progress_bar_print = false');
+    // The read is most of the run: its percentage and remaining time from DuckDB's progress on the file's bytes.
+    const bytes = (await stat(input.path)).size;
+    const progress = createProgress(`fr.dvf ${partition}`, bytes, ctx.progressOut);
+    await withProgress(c, progress, () => c.run(`CREATE TABLE text_lines AS SELECT * FROM read_csv(${q(input.path)}, delim = ${q(layout.separator)}, header = true,
+      all_varchar = true, quote = '', escape = '', store_rejects = true, rejects_table = 'csv_rejects', rejects_scan = 'csv_scans')`), bytes);
+    progress.tick(Number((await c.runAndReadAll('SELECT count(*)::BIGINT AS n FROM text_lines')).getRowObjectsJS()[0]!.n));
+    progress.done();
     // Lines DuckDB could not split (wrong number of fields) are left out of text_lines: the
     // physical line of the others is their rank plus the header plus the broken lines before them.
     const structural = (await c.runAndReadAll('SELECT line::BIGINT AS line, arg_min(error_message, column_idx) AS error_message, any_value(csv_line) AS csv_line FROM csv_rejects GROUP BY line ORDER BY line')).getRowObjectsJS() as { line: bigint; error_message: string; csv_line: string }[];
@@ -236,7 +243,7 @@ async function stageSales(ctx: JobContext, input: JobInput, out: string, linesPe
     // A mutation with a refused line is left out whole: without one of its locals it would be mispriced.
     const dropped = layout === LAYOUTS.geo ? `AND id_mutation NOT IN (SELECT id_mutation FROM published_lines WHERE NOT (${layout.schema.sql}) AND id_mutation IS NOT NULL)` : '';
     await c.run(`CREATE TABLE lines AS SELECT ${layout.select} FROM published_lines WHERE (${layout.schema.sql}) ${dropped}`);
-    const addresses = join(ctx.dataDir, 'fr', 'addresses');
+    const addresses = tableDir(ctx.dataDir, 'fr', 'addresses');
     if (existsSync(addresses) && readdirSync(addresses).some((f) => f.endsWith('.parquet'))) {
       await c.run(placeAtAddressesSql('lines', q(join(addresses, '*.parquet'))));
     }
@@ -269,7 +276,7 @@ async function prepareIndicators(ctx: JobContext, files: string[]): Promise<Prep
   const stage = await Stage.open(ctx.dataDir, 'fr-market-indicators');
   try {
     const sales = `read_parquet([${files.map(q).join(', ')}], union_by_name = true)`;
-    return await stage.prepareParquet(indicatorsSelect(sales), { dataDir: ctx.dataDir, country: 'fr', table: 'market_indicators', partition: 'all', orderBy: 'code' });
+    return await stage.prepareParquet(indicatorsSelect(sales), { dataDir: ctx.dataDir, country: 'fr', table: 'market_indicators', partition: 'all', orderBy: 'code', sources: { from: sales } });
   } finally {
     await stage.close().catch(() => {});
   }

@@ -7,9 +7,9 @@ import { z } from 'zod';
  */
 export const AddressRow = z.object({
   id: z.string().describe("producer's identifier of the address (BAN id, ...)"),
-  cell: z.bigint().describe('H3 cell at resolution 15 of the point, as UBIGINT'),
-  longitude: z.number().describe('WGS84 longitude, degrees'),
-  latitude: z.number().describe('WGS84 latitude, degrees'),
+  cell: z.bigint().describe('H3 cell at resolution 15 of the point, as BIGINT (signed 64-bit: every H3 index is below 2^63)'),
+  longitude: z.number().describe('WGS84 longitude, degrees').meta({ unit: 'degree' }),
+  latitude: z.number().describe('WGS84 latitude, degrees').meta({ unit: 'degree' }),
   number: z.number().int().nullable().describe('street number'),
   rep: z.string().nullable().describe('number suffix (bis, ter, a, b...)'),
   street: z.string().describe('street name as published'),
@@ -27,7 +27,7 @@ export type AddressRow = z.infer<typeof AddressRow>;
 
 /** DuckDB column types of the table, in order (one definition for writer, docs and readers). */
 export const ADDRESS_COLUMNS = {
-  id: 'VARCHAR', cell: 'UBIGINT', longitude: 'DOUBLE', latitude: 'DOUBLE', number: 'INTEGER', rep: 'VARCHAR',
+  id: 'VARCHAR', cell: 'BIGINT', longitude: 'DOUBLE', latitude: 'DOUBLE', number: 'INTEGER', rep: 'VARCHAR',
   street: 'VARCHAR', postcode: 'VARCHAR', locality_code: 'VARCHAR', locality_name: 'VARCHAR', label: 'VARCHAR',
   street_key: 'VARCHAR', locality_key: 'VARCHAR', position_kind: 'VARCHAR', parcels: 'VARCHAR', source: 'VARCHAR',
 } as const satisfies Record<keyof AddressRow, string>;

@@ -9,7 +9,7 @@ export const AreaRow = z.object({
   id: z.string().min(1).describe("the source's own identifier of the area, prefixed by the source id"),
   layer: z.string().min(1).describe('what the area says (clay_shrink_swell, flood_high...); the domain maps it'),
   attributes: z.string().nullable().describe('JSON object of the published fields the domain serves (level, status, name...)'),
-  min_lng: z.number(), min_lat: z.number(), max_lng: z.number(), max_lat: z.number(),
+  min_lng: z.number().describe('extent of the outline, WGS84').meta({ unit: 'degree' }), min_lat: z.number().meta({ unit: 'degree' }), max_lng: z.number().meta({ unit: 'degree' }), max_lat: z.number().meta({ unit: 'degree' }),
   geometry: z.string().describe('GeoJSON Polygon or MultiPolygon, WGS84 [lng, lat]'),
   source: z.string(),
 });
@@ -28,7 +28,7 @@ export const AreaCellRow = z.object({
 });
 export type AreaCellRow = z.infer<typeof AreaCellRow>;
 
-export const AREA_CELL_COLUMNS = { cell: 'UBIGINT', res: 'UTINYINT', id: 'VARCHAR', interior: 'BOOLEAN' } as const satisfies Record<keyof AreaCellRow, string>;
+export const AREA_CELL_COLUMNS = { cell: 'BIGINT', res: 'TINYINT', id: 'VARCHAR', interior: 'BOOLEAN' } as const satisfies Record<keyof AreaCellRow, string>;
 
 /** The cover table of an areas table. */
 export const areaCellsTable = (table: string) => `${table}_cells`;

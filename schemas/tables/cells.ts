@@ -1,7 +1,10 @@
 import { cellToParent, getResolution, gridDisk, latLngToCell } from 'h3-js';
 
 /**
- * Encoding of the `cell` columns of every table: an H3 index as UBIGINT. Shared by the ingest
+ * Encoding of the `cell` columns of every table: an H3 index as BIGINT (its 64 bits; the top bit of
+ * every H3 index is 0, so the signed value is the index and sorts as it). Spark reads it as a long,
+ * H3 tools (h3-pyspark, Databricks, the DuckDB and PostGIS h3 extensions) take int64; an unsigned
+ * UBIGINT was read by Spark as decimal(20,0) (docs/architecture.md, Files for analysts). Shared by the ingest
  * (writing) and the API (querying), so both sides agree on it.
  */
 export function cellToBigint(cell: string): bigint {

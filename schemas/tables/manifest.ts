@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { Country } from '../common.ts';
 
-/** Version of the Parquet table layouts; bumped when a column changes. */
-export const TABLE_SCHEMA_VERSION = 1;
+/** Version of the Parquet table layouts; bumped when a column changes (2: data/tables/ hive layout, BIGINT cells, lists, GeoParquet). */
+export const TABLE_SCHEMA_VERSION = 2;
 
 /** One written partition of a table, as recorded in data/<country>/manifest.json. */
 export const ManifestPartition = z.object({
   table: z.string(),
   partition: z.string(),
-  file: z.string().describe('path relative to the country folder'),
+  file: z.string().describe('path relative to the data folder (schemas/tables/layout.ts)'),
   job: z.string(),
   sources: z.array(z.object({
     id: z.string(),
@@ -16,6 +16,8 @@ export const ManifestPartition = z.object({
     input_sha256: z.string(),
     published_at: z.string().nullable().describe("producer's publication date when known"),
     downloaded_from: z.string().nullable(),
+    licence: z.string().nullable().optional().describe('licence of the source (datasets/ catalogue); null when the catalogue does not know it'),
+    attribution: z.string().nullable().optional().describe('text to reproduce where the data is shown'),
   })),
   rows: z.number().int(),
   rejects: z.number().int(),

@@ -34,13 +34,13 @@ export const MarketIndicatorRow = z.object({
   period_start: z.string().describe('DATE'),
   period_end: z.string().describe('DATE, inclusive'),
   sample_size: z.number().int(),
-  median: z.number().describe('median price per m2, EUR/m2'),
-  q1: z.number().describe('first quartile'),
-  q3: z.number().describe('third quartile'),
+  median: z.number().describe('median price per m2, EUR/m2').meta({ unit: 'EUR/m²' }),
+  q1: z.number().describe('first quartile').meta({ unit: 'EUR/m²' }),
+  q3: z.number().describe('third quartile').meta({ unit: 'EUR/m²' }),
   reliability: Reliability.nullable().describe('from sample_size (RELIABILITY_THRESHOLDS); null below the publication threshold'),
-  change_1y: z.number().nullable().describe('percent change of the median from the same period one year before (series rows)'),
-  change_5y: z.number().nullable().describe('percent change from the same period five years before'),
-  change_since_start: z.number().nullable().describe('percent change from the first period of the series'),
+  change_1y: z.number().nullable().describe('percent change of the median from the same period one year before (series rows)').meta({ unit: '%' }),
+  change_5y: z.number().nullable().describe('percent change from the same period five years before').meta({ unit: '%' }),
+  change_since_start: z.number().nullable().describe('percent change from the first period of the series').meta({ unit: '%' }),
 });
 export type MarketIndicatorRow = z.infer<typeof MarketIndicatorRow>;
 

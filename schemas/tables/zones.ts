@@ -11,7 +11,7 @@ export const ZoneRow = z.object({
   name: z.string().nullable(),
   parent_level: ZoneLevel.nullable(),
   parent_code: z.string().nullable(),
-  min_lng: z.number(), min_lat: z.number(), max_lng: z.number(), max_lat: z.number(),
+  min_lng: z.number().describe('extent of the outline, WGS84').meta({ unit: 'degree' }), min_lat: z.number().meta({ unit: 'degree' }), max_lng: z.number().meta({ unit: 'degree' }), max_lat: z.number().meta({ unit: 'degree' }),
   geometry: z.string().describe('GeoJSON geometry, WGS84 [lng, lat], as published (reprojected)'),
   geometry_simplified: z.string().describe('GeoJSON geometry simplified for display (about 10 m tolerance)'),
   source: z.string(),
@@ -39,7 +39,7 @@ export const ZoneCellRow = z.object({
 export type ZoneCellRow = z.infer<typeof ZoneCellRow>;
 
 export const ZONE_CELL_COLUMNS = {
-  cell: 'UBIGINT', res: 'UTINYINT', level: 'VARCHAR', code: 'VARCHAR', interior: 'BOOLEAN',
+  cell: 'BIGINT', res: 'TINYINT', level: 'VARCHAR', code: 'VARCHAR', interior: 'BOOLEAN',
 } as const satisfies Record<keyof ZoneCellRow, string>;
 
 /** Resolution of border cells (edge about 200 m): finer means more cells, coarser more exact tests. */

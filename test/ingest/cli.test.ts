@@ -49,7 +49,7 @@ describe('npm run ingest', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/fr\.ban adresses-75: \d+ rows, \d+ rows\/s.*, done/);
     expect(r.stdout).toMatch(/addresses\/adresses-33: 3 rows, 0 rejected\n  addresses\/adresses-75: 6 rows, 0 rejected/);
-    expect(existsSync(join(root, 'data/fr/addresses/adresses-75.parquet'))).toBe(true);
+    expect(existsSync(join(root, 'data/tables/addresses/country=fr/adresses-75.parquet'))).toBe(true);
   });
 
   it('fails with a clear message and exit code 1 when a job fails', async () => {

@@ -37,7 +37,7 @@ export async function pointsAroundSql(warehouse: Warehouse, country: Country, ta
     if (files.length === 0) continue;
     // Cell bounds are integers computed here, file names quoted: no client text reaches the SQL.
     scans.push(`SELECT id, category, name, attributes, latitude, longitude, source FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)
-      WHERE cell BETWEEN ${c.lo}::UBIGINT AND ${c.hi}::UBIGINT`);
+      WHERE cell BETWEEN ${c.lo}::BIGINT AND ${c.hi}::BIGINT`);
   }
   if (scans.length === 0) return { counts: {}, total: 0, items: [] };
   const filters = q.categories ?? [];

@@ -10,7 +10,7 @@ import { rangesAround } from '../../../schemas/tables/cells.ts';
 /**
  * Candidate cells of a radius query (DESIGN.md, Spatial indexing): a gridDisk at a resolution
  * whose rings cover the radius with few cells, each cell a contiguous interval of the table's
- * point cells, so the query is a few BETWEENs on the sorted UBIGINT column before the exact distance.
+ * point cells, so the query is a few BETWEENs on the sorted BIGINT column before the exact distance.
  */
 export function radiusRanges(lat: number, lng: number, radiusM: number): [bigint, bigint][] {
   const res = radiusM > 700 ? 8 : 9;

@@ -26,9 +26,9 @@ async function check(file: string) {
   const years = [...new Set(ref.map((r) => r.year))].sort();
   // One partition per income year, named from the rows.
   expect(parts.map((p) => p.partition)).toEqual(years.map((y) => `be.statbel-income.${y}`));
-  expect((await readdir(join(dataDir, 'be', 'zone_values'))).sort()).toEqual(years.map((y) => `be.statbel-income.${y}.parquet`));
+  expect((await readdir(join(dataDir, 'tables', 'zone_values', 'country=be'))).sort()).toEqual(years.map((y) => `be.statbel-income.${y}.parquet`));
   const out = await rows<{ year: string; code: string; value: number; n: number; level: string; unit: string }>(
-    `SELECT strftime(period_start, '%Y') AS year, code, value, sample_size AS n, level, unit FROM '${dataDir}/be/zone_values/*.parquet' ORDER BY year, code`);
+    `SELECT strftime(period_start, '%Y') AS year, code, value, sample_size AS n, level, unit FROM '${dataDir}/tables/zone_values/country=be/*.parquet' ORDER BY year, code`);
   expect(out.map((r) => ({ year: r.year, code: r.code, mean: r.value, returns: r.n }))).toEqual(ref);
   expect(new Set(out.map((r) => `${r.level} ${r.unit}`))).toEqual(new Set(['locality EUR/year']));
   return out;
@@ -49,6 +49,6 @@ describe('be.statbel-income', () => {
     const file = join(dir, 'TF_PSNL_INC_TAX_SECTOR.txt');
     await writeFile(file, 'CD_YEAR|CD_SECTOR|MS_NBR_NON_ZERO_INC\r\n2022|21004A00-|100\r\n');
     await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns CD_MUNTY_REFNIS, MS_NBR_ZERO_INC, MS_TOT_NET_TAXABLE_INC/);
-    expect(existsSync(join(dir, 'data', 'be', 'zone_values'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=be'))).toBe(false);
   });
 });

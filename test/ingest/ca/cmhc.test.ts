@@ -35,7 +35,7 @@ describe('ca.cmhc', () => {
     // The CMA's total row is no rental-survey neighbourhood: said, not served.
     expect(logged).toEqual(['ca.cmhc: skipped Montréal CMA: not a rental-survey neighbourhood of Quebec in ca/zones']);
     const rows = await duckRows<{ code: string; breakdown: string | null; value: number | null; reliability: string | null; suppressed: boolean; unit: string }>(
-      `SELECT code, breakdown, value, reliability, suppressed, unit FROM '${dataDir}/ca/zone_values/ca.cmhc.average.2024.parquet' ORDER BY code, breakdown NULLS LAST`);
+      `SELECT code, breakdown, value, reliability, suppressed, unit FROM '${dataDir}/tables/zone_values/country=ca/ca.cmhc.average.2024.parquet' ORDER BY code, breakdown NULLS LAST`);
     // The file itself, decoded from Windows-1252, is the reference.
     const text = iconv.decode(await readFile(RENTS), 'windows-1252').split('\r\n');
     const plateau = text.find((l) => l.startsWith('Zone 5'))!.split(',');
@@ -50,7 +50,7 @@ describe('ca.cmhc', () => {
   it('writes the vacancy rates beside the rents', async () => {
     await ingestCmhc(silentContext(dataDir), { path: VACANCY });
     const [row] = await duckRows<{ value: number; unit: string; reliability: string }>(
-      `SELECT value, unit, reliability FROM '${dataDir}/ca/zone_values/ca.cmhc.vacancy_rate.2024.parquet' WHERE code = 'Q0109' AND breakdown = 'three_bedrooms_plus'`);
+      `SELECT value, unit, reliability FROM '${dataDir}/tables/zone_values/country=ca/ca.cmhc.vacancy_rate.2024.parquet' WHERE code = 'Q0109' AND breakdown = 'three_bedrooms_plus'`);
     expect(row).toEqual({ value: 3.1, unit: '%', reliability: 'low' });
   });
 
@@ -59,7 +59,7 @@ describe('ca.cmhc', () => {
     const zones = jobById('ca.zones')!;
     for (const argv of zones.samples) await zones.run(silentContext(dir), argv);
     await expect(ingestCmhc(silentContext(dir), { path: REAL })).rejects.toThrow(/names no rental-survey neighbourhood of Quebec .*1990 October of an unnamed geography/);
-    expect(existsSync(join(dir, 'ca', 'zone_values'))).toBe(false);
+    expect(existsSync(join(dir, 'tables', 'zone_values', 'country=ca'))).toBe(false);
   });
 
   it('refuses a table of another kind, naming its title', async () => {

@@ -82,3 +82,81 @@ describe('fr.ban --download', () => {
     } finally { mirror.close(); }
   });
 });
+
+describe('download failures', () => {
+  const noWait = { wait: async () => {} };
+
+  it('says the connection was refused, after trying again', async () => {
+    // A port nothing listens on: a server opened then closed.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const lines: string[] = [];
+    const dir = await mkdtemp(join(tmpdir(), 'lds-dl-'));
+    const err = await download(`http://127.0.0.1:${port}/adresses-75.csv.gz`, dir, fetch, { ...noWait, attempts: 3, log: (l) => lines.push(l) }).catch((e: Error) => e);
+    expect((err as Error).message).toBe(`download of http://127.0.0.1:${port}/adresses-75.csv.gz failed after 3 attempts: connection to 127.0.0.1:${port} refused (ECONNREFUSED): nothing listens there, or a firewall refuses`);
+    expect(lines).toEqual([
+      expect.stringMatching(/refused \(ECONNREFUSED\).*; attempt 2 of 3 in 2 s$/),
+      expect.stringMatching(/; attempt 3 of 3 in 4 s$/),
+    ]);
+  });
+
+  it('says a host name did not resolve (offline or wrong name), not "fetch failed"', async () => {
+    // .invalid never resolves (RFC 2606): offline, the lookup fails the same way.
+    const dir = await mkdtemp(join(tmpdir(), 'lds-dl-'));
+    const err = await download('http://adresse.example.invalid/adresses-75.csv.gz', dir, fetch, { ...noWait, attempts: 1 }).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/^download of http:\/\/adresse\.example\.invalid\/adresses-75\.csv\.gz failed: DNS lookup of adresse\.example\.invalid (found no address \(ENOTFOUND\)|failed \(EAI_AGAIN\))/);
+    expect((err as Error).message).not.toMatch(/fetch failed/);
+  });
+
+  it('says a timeout is one', async () => {
+    const timeout = Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    const failing = (async () => { throw new TypeError('fetch failed', { cause: timeout }); }) as typeof fetch;
+    const err = await download('http://files.example/adresses-75.csv.gz', await mkdtemp(join(tmpdir(), 'lds-dl-')), failing, { ...noWait, attempts: 2 }).catch((e: Error) => e);
+    expect((err as Error).message).toBe('download of http://files.example/adresses-75.csv.gz failed after 2 attempts: connection to files.example timed out (UND_ERR_CONNECT_TIMEOUT): no answer from the server');
+  });
+
+  it('tries a busy server again and gets the file; an HTTP 404 is not tried again', async () => {
+    let calls = 0;
+    const busy = createServer((req, res) => {
+      calls++;
+      if (req.url === '/gone.csv') { res.writeHead(404).end(); return; }
+      if (calls <= 2) { res.writeHead(503).end(); return; }
+      res.writeHead(200).end(payload);
+    });
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const at = `http://127.0.0.1:${(busy.address() as AddressInfo).port}`;
+    try {
+      const lines: string[] = [];
+      const d = await download(`${at}/adresses-75.csv.gz`, await mkdtemp(join(tmpdir(), 'lds-dl-')), fetch, { ...noWait, log: (l) => lines.push(l) });
+      expect(d.sha256).toBe(createHash('sha256').update(payload).digest('hex'));
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/HTTP 503 Service Unavailable; attempt 2 of 4/);
+      calls = 0;
+      const err = await download(`${at}/gone.csv`, await mkdtemp(join(tmpdir(), 'lds-dl-')), fetch, noWait).catch((e: Error) => e);
+      expect((err as Error).message).toBe(`download of ${at}/gone.csv failed: HTTP 404 Not Found`);
+      expect(calls).toBe(1);
+    } finally { busy.close(); }
+  });
+
+  it('resumes where a cut transfer stopped', async () => {
+    let first = true;
+    const asked: (string | undefined)[] = [];
+    const cutting = createServer((req, res) => {
+      asked.push(req.headers.range);
+      const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+      if (m) { res.writeHead(206).end(payload.subarray(Number(m[1]))); return; }
+      res.writeHead(200, { 'content-length': payload.length });
+      if (first) { first = false; res.write(payload.subarray(0, 10_000), () => res.destroy()); return; }
+      res.end(payload);
+    });
+    await new Promise<void>((r) => cutting.listen(0, '127.0.0.1', () => r()));
+    try {
+      const d = await download(`http://127.0.0.1:${(cutting.address() as AddressInfo).port}/adresses-33.csv.gz`, await mkdtemp(join(tmpdir(), 'lds-dl-')), fetch, noWait);
+      expect(asked).toEqual([undefined, expect.stringMatching(/^bytes=[1-9]\d*-$/)]);
+      expect(d.resumed).toBe(true);
+      expect(await readFile(d.path)).toEqual(payload);
+    } finally { cutting.close(); }
+  });
+});

@@ -110,7 +110,7 @@ describe('pointCellHalves', () => {
     expect(many[3]!.toString(16) + many[2]!.toString(16).padStart(8, '0')).toBe(latLngToCell(48.8566, 2.3522, 15));
   });
 
-  it('gives the UBIGINT of the cell columns as the schemas encode it, and refuses a point with no cell', () => {
+  it('gives the BIGINT of the cell columns as the schemas encode it, and refuses a point with no cell', () => {
     for (const [lat, lng] of [[48.8566, 2.3522], [45.5017, -73.5673], [50.8503, 4.3517], [-21.1151, 55.5364]] as [number, number][]) {
       expect(pointCellId(lat, lng)).toBe(pointCell(lat, lng));
       expect(pointCellId(lat, lng, 9)).toBe(pointCell(lat, lng, 9));

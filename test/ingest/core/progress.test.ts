@@ -37,3 +37,37 @@ describe('progress', () => {
     expect([formatDuration(42), formatDuration(75), formatDuration(4000)]).toEqual(['42 s', '1 min 15 s', '1 h 06 min']);
   });
 });
+
+describe('withProgress', () => {
+  it('carries DuckDB\'s percentage of a running query onto the file\'s bytes', async () => {
+    const { withProgress } = await import('../../../ingest/core/progress.ts');
+    let percentage = -1;
+    const ticks: [number, number | undefined][] = [];
+    const fake = { get progress() { return { percentage, rows_processed: BigInt(Math.max(percentage, 0) * 10) }; } };
+    const progress = { tick: (n: number, b?: number) => { ticks.push([n, b]); }, done: () => {} };
+    await withProgress(fake, progress, async () => {
+      for (const p of [-1, 40, 80]) {
+        percentage = p;
+        // Each step lasts more than one poll (every 250 ms).
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    }, 2000);
+    expect(ticks).toContainEqual([400, 800]);
+    expect(ticks).toContainEqual([800, 1600]);
+    expect(ticks.every(([, b]) => b !== undefined && b <= 2000)).toBe(true);
+  });
+
+  it('gives fr.dvf a percentage and a final line per input', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ingestDvf } = await import('../../../ingest/fr/dvf.ts');
+    const { silentContext } = await import('../../helpers/fixture-data.ts');
+    const lines: string[] = [];
+    const out = { write: (s: string) => { lines.push(s); return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-progress-')), 'data');
+    const input = new URL('../../../datasets/fr/dvf/csv/2023/departements/75.csv', import.meta.url).pathname;
+    await ingestDvf({ ...silentContext(dataDir), progressOut: out }, [{ path: input }]);
+    expect(lines.filter((l) => /^fr\.dvf \S+: \d+ rows, \d+ rows\/s, 100\.0%, done\n$/.test(l))).toHaveLength(1);
+  });
+});

@@ -74,8 +74,28 @@ describe('toWgs84', () => {
     const ref = toWgs84('EPSG:31370')([148_855, 170_700]);
     expect(Math.abs(lng - ref[0])).toBeLessThan(0.003);
     expect(Math.abs(lat - ref[1])).toBeLessThan(0.003);
-    expect(() => toWgs84('EPSG:27572')).toThrow(/Unsupported CRS EPSG:27572.*2154/);
+    expect(() => toWgs84('EPSG:999999')).toThrow(/^Unknown CRS EPSG:999999: not in the EPSG registry/);
+    expect(() => toWgs84('EPSG:5703')).toThrow(/^CRS EPSG:5703 \(NAVD88 height\) is a vertcrs CRS, not a horizontal one/);
     expect(SUPPORTED_EPSG).toEqual(expect.arrayContaining([2154, 4326, 4171, 5490, 2972, 2975, 4471, 31370, 3812, 32198, 3347, 4269, 4617]));
+  });
+});
+
+describe('any CRS of the EPSG registry (epsg-index)', () => {
+  it('reads ETRS89-extended / LAEA Europe (EPSG:3035), as Eurostat grids publish it', () => {
+    // The worked example of the EPSG Guidance Note 7-2 for this projection: 50°N 5°E.
+    expect(toWgs84('EPSG:3035')([3962799.45, 2999718.85])).toEqual([5, 50]);
+    expect(toWgs84('urn:ogc:def:crs:EPSG::3035')([3962799.45, 2999718.85])).toEqual([5, 50]);
+  });
+
+  it('gives the same positions as the checked definitions where both exist', () => {
+    // ETRS89 / UTM 31N (registry) and Lambert-93 (DEFS) for one point of Paris.
+    const viaLambert = toWgs84('EPSG:2154')([652478.29, 6859057.21]);
+    const [x, y] = fromWgs84('EPSG:25831')(viaLambert);
+    const back = toWgs84('EPSG:25831')([x, y]);
+    expect(back[0]).toBeCloseTo(viaLambert[0], 6);
+    expect(back[1]).toBeCloseTo(viaLambert[1], 6);
+    expect(x).toBeGreaterThan(440_000); // UTM 31N eastings around Paris: about 452 km
+    expect(x).toBeLessThan(460_000);
   });
 });
 

@@ -20,10 +20,10 @@ describe('pending files', () => {
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     try {
-      const prepared = await writeSortedParquet(c, 'SELECT 1::UBIGINT AS cell', { dataDir, country: 'fr', table: 't', partition: 'p', orderBy: 'cell' });
-      expect(await readdir(join(dataDir, 'fr/t'))).toEqual([`.p.parquet.tmp-${process.pid}`]);
+      const prepared = await writeSortedParquet(c, 'SELECT 1::BIGINT AS cell', { dataDir, country: 'fr', table: 't', partition: 'p', orderBy: 'cell' });
+      expect(await readdir(join(dataDir, 'tables/t/country=fr'))).toEqual([`.p.parquet.tmp-${process.pid}`]);
       await prepared.commit();
-      expect(await readdir(join(dataDir, 'fr/t'))).toEqual(['p.parquet']);
+      expect(await readdir(join(dataDir, 'tables/t/country=fr'))).toEqual(['p.parquet']);
     } finally { c.closeSync(); db.closeSync(); }
   });
 });

@@ -7,7 +7,7 @@ import { BAN_HEADER, banLine, silentContext } from '../../helpers/fixture-data.t
 import { duckRows } from '../../helpers/duckdb.ts';
 
 interface Row { id: string; number: number; rep: string | null; street: string; postcode: string | null; locality_code: string; position_kind: string | null; source: string }
-const rows = (dataDir: string) => duckRows<Row>(`SELECT id, number, rep, street, postcode, locality_code, position_kind, source FROM read_parquet('${join(dataDir, 'fr/addresses/*.parquet')}') ORDER BY id, source`);
+const rows = (dataDir: string) => duckRows<Row>(`SELECT id, number, rep, street, postcode, locality_code, position_kind, source FROM read_parquet('${join(dataDir, 'tables/addresses/country=fr/*.parquet')}') ORDER BY id, source`);
 const fresh = async () => join(await mkdtemp(join(tmpdir(), 'lds-bal-')), 'data');
 const BAL_14 = 'id_ban_commune;id_ban_toponyme;id_ban_adresse;cle_interop;commune_insee;commune_nom;commune_deleguee_insee;commune_deleguee_nom;voie_nom;lieudit_complement_nom;numero;suffixe;position;x;y;long;lat;cad_parcelles;source;date_der_maj;certification_commune';
 const balLine = (cle: string, voie: string, numero: number, suffixe = '') =>

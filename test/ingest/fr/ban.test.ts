@@ -36,7 +36,7 @@ async function publishedFixture() {
   const file = join(root, 'adresses-75.csv');
   await writeFile(file, `${BAN_HEADER}\n${PARIS.map(banLine).join('\n')}\n`);
   await ingestBanFile(silentContext(dataDir), { path: file });
-  const published = join(dataDir, 'fr/addresses/adresses-75.parquet');
+  const published = join(dataDir, 'tables/addresses/country=fr/adresses-75.parquet');
   return { root, dataDir, file, published, before: await fileSha256(published) };
 }
 
@@ -47,7 +47,7 @@ describe('fr.ban', () => {
     await writeFile(file, `${BAN_HEADER}\n${PARIS.map(banLine).join('\n')}\n`);
     const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
     expect(summary).toMatchObject({ table: 'addresses', partition: 'adresses-75', rows: PARIS.length, rejects: 0, rejectsFile: null });
-    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/addresses/adresses-75.parquet'`);
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/tables/addresses/country=fr/adresses-75.parquet'`);
     expect(rows).toHaveLength(PARIS.length);
     for (const r of rows) AddressRow.parse(r);
     const cells = rows.map((r) => r.cell as bigint);
@@ -56,8 +56,8 @@ describe('fr.ban', () => {
     expect(bretagne).toMatchObject({ number: 12, rep: 'bis', street: 'Rue de Bretagne', postcode: '75003', locality_code: '75103', street_key: 'rue bretagne', label: '12 bis Rue de Bretagne 75003 Paris 3e Arrondissement' });
     const manifest = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
     const entry = manifest.partitions.find((p) => p.table === 'addresses')!;
-    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: PARIS.length, rejects: 0, schema_version: 1, imported_at: '2026-11-20T10:00:00.000Z' });
-    expect(entry.sha256).toBe(await fileSha256(join(dataDir, 'fr/addresses/adresses-75.parquet')));
+    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: PARIS.length, rejects: 0, schema_version: 2, imported_at: '2026-11-20T10:00:00.000Z' });
+    expect(entry.sha256).toBe(await fileSha256(join(dataDir, 'tables/addresses/country=fr/adresses-75.parquet')));
     expect(entry.sources[0]).toMatchObject({ id: 'fr.ban', input: 'adresses-75.csv', input_sha256: await fileSha256(file) });
   });
 
@@ -68,7 +68,7 @@ describe('fr.ban', () => {
     const summary = await ingestBanFile(silentContext(dataDir), { path: file });
     expect(summary.reduce((n, s) => n + s.rows, 0)).toBe(40_000);
     // The generated communes span departments: one partition each, each sorted by cell.
-    const path = `${dataDir}/fr/addresses/*.parquet`;
+    const path = `${dataDir}/tables/addresses/country=fr/*.parquet`;
     const [{ unsorted, groups }] = await analyst<{ unsorted: bigint; groups: bigint }>(`SELECT
       (SELECT count(*) FROM (SELECT cell < lag(cell) OVER (PARTITION BY filename ORDER BY file_row_number) AS down FROM read_parquet('${path}', filename = true, file_row_number = true)) WHERE down) AS unsorted,
       (SELECT count(DISTINCT (file_name, row_group_id)) FROM parquet_metadata('${path}')) AS groups`);
@@ -105,7 +105,7 @@ describe('fr.ban', () => {
     await writeFile(file, gzipSync(`${BAN_HEADER}\n${PARIS.map(banLine).join('\n')}\n`));
     const [summary] = await ingestBanFile(silentContext(dataDir), { path: file });
     expect(summary).toMatchObject({ partition: 'adresses-75', rows: PARIS.length, rejects: 0 });
-    const [{ n }] = await analyst<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/fr/addresses/adresses-75.parquet' WHERE street = 'Rue de Bretagne'`);
+    const [{ n }] = await analyst<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/tables/addresses/country=fr/adresses-75.parquet' WHERE street = 'Rue de Bretagne'`);
     expect(n).toBe(3n);
   });
 
@@ -117,7 +117,7 @@ describe('fr.ban', () => {
     const file = join(root, 'adresses-75.csv');
     await writeFile(file, `${BAN_HEADER}\n${blank(bretagne!, [12, 13])}\n${blank(roquette!, [13]).replace(/;2\.373200;/, ';9.999999;')}\n`);
     await ingestBanFile(silentContext(dataDir), { path: file });
-    const rows = await analyst<{ id: string; longitude: number; latitude: number; cell: bigint }>(`SELECT id, longitude, latitude, cell FROM '${dataDir}/fr/addresses/adresses-75.parquet' ORDER BY id`);
+    const rows = await analyst<{ id: string; longitude: number; latitude: number; cell: bigint }>(`SELECT id, longitude, latitude, cell FROM '${dataDir}/tables/addresses/country=fr/adresses-75.parquet' ORDER BY id`);
     expect(rows.map((r) => r.id)).toEqual(['75103_1205_00012', '75111_8304_00030']);
     // x/y are written to the centimetre: back in WGS84 that is well under 1e-6 degree.
     expect(rows[0]!.longitude).toBeCloseTo(2.36195, 6);
@@ -134,7 +134,7 @@ describe('fr.ban', () => {
     await expect(ingestBanFile(silentContext(dataDir), { path: file })).rejects.toBeInstanceOf(RejectShareError);
     expect(await fileSha256(published)).toBe(before);
     expect(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')).toBe(manifestBefore);
-    expect(readdirSync(join(dataDir, 'fr/addresses'))).toEqual(['adresses-75.parquet']);
+    expect(readdirSync(join(dataDir, 'tables/addresses/country=fr'))).toEqual(['adresses-75.parquet']);
   });
 
   it('refuses a file that is not a BAN file', async () => {
@@ -165,6 +165,6 @@ describe('fr.ban', () => {
     // The new file covers Paris 3e only: the published addresses of the other arrondissement stay.
     expect(summary!.rows).toBe(400_000 + PARIS.filter((a) => a.insee !== '75103').length);
     expect(readdirSync(join(dataDir, '.tmp'))).toEqual([]);
-    expect(readdirSync(join(dataDir, 'fr/addresses'))).toEqual(['adresses-75.parquet']);
+    expect(readdirSync(join(dataDir, 'tables/addresses/country=fr'))).toEqual(['adresses-75.parquet']);
   }, 180_000);
 });

@@ -13,7 +13,7 @@ const SAMPLE = join(REPO_ROOT, 'datasets/fr/clay/ExpoArgile_Fxx_L93.geojson');
 const LEVELS: Record<number, string> = { 1: 'low', 2: 'moderate', 3: 'high' };
 
 type Written = { id: string; layer: string; attributes: string; geometry: string };
-const written = (dataDir: string) => duckRows<Written>(`SELECT id, layer, attributes, geometry FROM '${dataDir}/fr/hazard_areas/fr.clay.parquet' ORDER BY id`);
+const written = (dataDir: string) => duckRows<Written>(`SELECT id, layer, attributes, geometry FROM '${dataDir}/tables/hazard_areas/country=fr/fr.clay.parquet' ORDER BY id`);
 
 describe('fr.clay', () => {
   it('writes every polygon of the sample with its level, as DuckDB reads the GeoJSON, reprojected from Lambert-93', async () => {
@@ -53,6 +53,6 @@ describe('fr.clay', () => {
     const other = join(dir, 'other.geojson');
     await writeFile(other, JSON.stringify({ type: 'FeatureCollection', crs, features: [{ type: 'Feature', properties: { ALEA: 'Fort' }, geometry: { type: 'Polygon', coordinates: sq } }] }));
     await expect(ingestClay(silentContext(join(dir, 'data2')), { path: other })).rejects.toThrow(/lack the attribute NIVEAU; found ALEA/);
-    expect(existsSync(join(dir, 'data2', 'fr', 'hazard_areas'))).toBe(false);
+    expect(existsSync(join(dir, 'data2', 'tables', 'hazard_areas', 'country=fr'))).toBe(false);
   });
 });

@@ -36,7 +36,7 @@ describe('fr.dvf on the committed samples', () => {
   beforeAll(async () => { ({ dataDir, summary } = await ingestSamples()); });
 
   it('writes one sales row per mutation, both readers into one table, and records every partition in the manifest', async () => {
-    const sales = await analyst<Record<string, unknown>>(`SELECT * EXCLUDE (date), strftime(date, '%Y-%m-%d') AS date FROM '${dataDir}/fr/sales/*.parquet'`);
+    const sales = await analyst<Record<string, unknown>>(`SELECT * EXCLUDE (date), strftime(date, '%Y-%m-%d') AS date FROM '${dataDir}/tables/sales/country=fr/*.parquet'`);
     for (const s of sales) SaleRow.parse(s);
     const [geo] = await analyst<{ n: bigint }>(`SELECT count(DISTINCT id_mutation) AS n FROM read_csv('${GEO_FILES}', all_varchar = true)`);
     expect(sales.filter((s) => s.source === 'fr.dvf')).toHaveLength(Number(geo!.n));
@@ -54,17 +54,17 @@ describe('fr.dvf on the committed samples', () => {
   it('gives the same sales when the lines are aggregated in many small buckets of mutations (as a national file is)', async () => {
     const small = join(await mkdtemp(join(tmpdir(), 'lds-dvf-buckets-')), 'data');
     await ingestDvf(silentContext(small), dvfFiles(SAMPLES).map((path) => ({ path })), { linesPerBucket: 10 });
-    const read = (dir: string) => analyst<Record<string, unknown>>(`SELECT * EXCLUDE (date), strftime(date, '%Y-%m-%d') AS date FROM '${dir}/fr/sales/*.parquet' ORDER BY id`);
+    const read = (dir: string) => analyst<Record<string, unknown>>(`SELECT * EXCLUDE (date), strftime(date, '%Y-%m-%d') AS date FROM '${dir}/tables/sales/country=fr/*.parquet' ORDER BY id`);
     const [one, many] = [await read(dataDir), await read(small)];
     expect(one.length).toBeGreaterThan(200);
     expect(many).toEqual(one);
     // And each file still sorted by cell.
-    const [{ unsorted }] = await analyst<{ unsorted: bigint }>(`SELECT count(*) FILTER (WHERE down) AS unsorted FROM (SELECT cell < lag(cell) OVER (PARTITION BY filename ORDER BY file_row_number) AS down FROM read_parquet('${small}/fr/sales/*.parquet', filename = true, file_row_number = true) WHERE cell IS NOT NULL)`);
+    const [{ unsorted }] = await analyst<{ unsorted: bigint }>(`SELECT count(*) FILTER (WHERE down) AS unsorted FROM (SELECT cell < lag(cell) OVER (PARTITION BY filename ORDER BY file_row_number) AS down FROM read_parquet('${small}/tables/sales/country=fr/*.parquet', filename = true, file_row_number = true) WHERE cell IS NOT NULL)`);
     expect(unsorted).toBe(0n);
   });
 
   it('is sorted by cell, rows without position last', async () => {
-    const rows = await analyst<{ cell: bigint | null }>(`SELECT cell FROM '${dataDir}/fr/sales/2022-75.parquet'`);
+    const rows = await analyst<{ cell: bigint | null }>(`SELECT cell FROM '${dataDir}/tables/sales/country=fr/2022-75.parquet'`);
     const cells = rows.map((r) => r.cell);
     const firstNull = cells.indexOf(null);
     const positioned = (firstNull < 0 ? cells : cells.slice(0, firstNull)) as bigint[];
@@ -73,10 +73,10 @@ describe('fr.dvf on the committed samples', () => {
   });
 
   it('counts a multi-line mutation once, keeps outbuildings out of the surface, and does not price a multi-dwelling deed per m2', async () => {
-    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/*.parquet' WHERE id IN ('2022-402072', '2023-403072', '2021-401017')`);
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE id IN ('2022-402072', '2023-403072', '2021-401017')`);
     const byId = new Map(rows.map((r) => [r.id as string, plain(r)]));
     // Three flats and a shop sold in one deed: 4 lines, one sale, no price per m².
-    expect(byId.get('2022-402072')).toMatchObject({ dwellings: 3, property_type: 'other', surface: 180, price: 2_150_000, price_per_m2: null, lots: '1|3|5|7' });
+    expect(byId.get('2022-402072')).toMatchObject({ dwellings: 3, property_type: 'other', surface: 180, price: 2_150_000, price_per_m2: null, lots: ['1', '3', '5', '7'] });
     // A parking space alone: a sale with no dwelling.
     expect(byId.get('2023-403072')).toMatchObject({ dwellings: 0, outbuildings: 1, property_type: 'other', surface: null, price_per_m2: null });
     // An exchange is not a market sale.
@@ -86,18 +86,18 @@ describe('fr.dvf on the committed samples', () => {
       WITH l AS (SELECT * FROM read_csv('${GEO_FILES}', all_varchar = true)),
       h AS (SELECT id_mutation, max(TRY_CAST(surface_reelle_bati AS DOUBLE)) FILTER (WHERE type_local = 'Maison') AS house, count(*) AS lines,
               bool_or(type_local = 'Dépendance') AS dep FROM l GROUP BY id_mutation HAVING count(DISTINCT id_parcelle) = 1)
-      SELECT count(*) FILTER (WHERE s.surface <> h.house) AS bad, count(*) AS n FROM h JOIN '${dataDir}/fr/sales/*.parquet' s ON s.id = h.id_mutation WHERE h.dep AND h.house IS NOT NULL AND h.lines > 2`);
+      SELECT count(*) FILTER (WHERE s.surface <> h.house) AS bad, count(*) AS n FROM h JOIN '${dataDir}/tables/sales/country=fr/*.parquet' s ON s.id = h.id_mutation WHERE h.dep AND h.house IS NOT NULL AND h.lines > 2`);
     expect(Number(check!.n)).toBeGreaterThan(3);
     expect(Number(check!.bad)).toBe(0);
   });
 
   it('reads the DGFiP text layout: French decimals, commune and parcel rebuilt from their parts, no position', async () => {
-    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/*.parquet' WHERE source = 'fr.dvf-dgfip'`);
+    const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE source = 'fr.dvf-dgfip'`);
     expect(rows.every((r) => r.cell === null && r.iris_code === null)).toBe(true);
     const raw = await analyst<Record<string, string>>(`SELECT * FROM read_csv('${SAMPLES}/ValeursFoncieres-2025-S1.txt', delim = '|', all_varchar = true) WHERE "Code departement" = '75' LIMIT 1`);
     const line = raw[0]!;
     const parcel = `75${line['Code commune']!.padStart(3, '0')}000${line.Section!.padStart(2, '0')}${line['No plan']!.padStart(4, '0')}`;
-    const sale = plain(rows.find((r) => r.parcels === parcel)!);
+    const sale = plain(rows.find((r) => (r.parcels as string[]).length === 1 && (r.parcels as string[])[0] === parcel)!);
     expect(sale).toMatchObject({ commune_code: '75056', arrondissement_code: `75${line['Code commune']!.padStart(3, '0')}`, department_code: '75', region_code: '11' });
     expect(sale.price).toBe(Number(line['Valeur fonciere']!.replace(',', '.')));
     expect(sale.id).toMatch(/^dgfip-2025-[0-9a-f]{16}$/);
@@ -119,7 +119,7 @@ describe('fr.dvf on the committed samples', () => {
       SELECT code, type, year, count(*) AS n, median(ppm) AS median, quantile_cont(ppm, 0.25) AS q1, quantile_cont(ppm, 0.75) AS q3
       FROM p WHERE code IN ('33001', '75103', '75111', '75113') GROUP BY ALL ORDER BY ALL`);
     expect(expected.length).toBeGreaterThan(12);
-    const table = await analyst<Record<string, unknown>>(`SELECT * EXCLUDE (period_start, period_end), strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end FROM '${dataDir}/fr/market_indicators/all.parquet'`);
+    const table = await analyst<Record<string, unknown>>(`SELECT * EXCLUDE (period_start, period_end), strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end FROM '${dataDir}/tables/market_indicators/country=fr/all.parquet'`);
     for (const r of table) MarketIndicatorRow.parse(r);
     for (const e of expected) {
       const level = e.code.startsWith('75') ? 'sublocality_level1' : 'locality';
@@ -138,7 +138,7 @@ describe('fr.dvf on the committed samples', () => {
 
   it('serves series with 1y, 5y and since_start changes, and a 24-month window ending with the latest sale', async () => {
     const rows = await analyst<Record<string, unknown>>(`SELECT period, strftime(period_start, '%Y-%m-%d') AS s, strftime(period_end, '%Y-%m-%d') AS e, median, change_1y, change_5y, change_since_start
-      FROM '${dataDir}/fr/market_indicators/all.parquet' WHERE level = 'locality' AND code = '33001' AND property_type = 'house' ORDER BY period, s`);
+      FROM '${dataDir}/tables/market_indicators/country=fr/all.parquet' WHERE level = 'locality' AND code = '33001' AND property_type = 'house' ORDER BY period, s`);
     const window = rows.find((r) => r.period === '24m')!;
     expect([window.s, window.e]).toEqual(['2023-07-01', '2025-06-30']);
     const years = rows.filter((r) => r.period === 'year');
@@ -170,7 +170,7 @@ describe('fr.dvf refused lines', () => {
       at('inside-11e', 2.3800, 48.8550), good('abzac'),
     ].join('\n')}\n`);
     await ingestDvf(silentContext(dataDir), [{ path: file }]);
-    const rows = await analyst<{ id: string; iris_code: string | null }>(`SELECT id, iris_code FROM '${dataDir}/fr/sales/*.parquet' ORDER BY id`);
+    const rows = await analyst<{ id: string; iris_code: string | null }>(`SELECT id, iris_code FROM '${dataDir}/tables/sales/country=fr/*.parquet' ORDER BY id`);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.iris_code]))).toEqual({
       'inside-3e': '751030101', 'west-of-border': '751030101', 'east-of-border': '751110201', 'inside-11e': '751110201', abzac: null,
     });
@@ -214,7 +214,7 @@ describe('fr.dvf refused lines', () => {
     await writeFile(file, `${[header, good('a'), good('b', { valeur_fonciere: 'abc' })].join('\n')}\n`);
     const dataDir = join(root, 'data');
     await expect(ingestDvf(silentContext(dataDir), [{ path: file }])).rejects.toThrow(/rejected/);
-    expect(existsSync(join(dataDir, 'fr/sales'))).toBe(false);
+    expect(existsSync(join(dataDir, 'tables/sales/country=fr'))).toBe(false);
     expect(existsSync(join(dataDir, 'fr/manifest.json'))).toBe(false);
   });
 
@@ -259,10 +259,10 @@ describe.skipIf(!existsSync(REAL))('fr.dvf on the real Abzac extract', () => {
     const [sales, indicators] = await ingestDvf(silentContext(dataDir), [{ path: REAL }]);
     expect(sales).toMatchObject({ rows: 50, rejects: 0 });
     expect(indicators!.rows).toBeGreaterThan(0);
-    const rows = (await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/fr/sales/*.parquet'`)).map(plain);
+    const rows = (await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/tables/sales/country=fr/*.parquet'`)).map(plain);
     expect(rows.find((r) => r.id === '2021-532643')).toMatchObject({ nature: 'Echange', market_sale: false });
     // Two apartments of 35 and 56 m² in one deed, on a parcel without coordinates: kept, not priced per m².
-    expect(rows.find((r) => r.id === '2021-527270')).toMatchObject({ dwellings: 2, price_per_m2: null, parcels: '33001000ZM0047|33001000ZM0048' });
+    expect(rows.find((r) => r.id === '2021-527270')).toMatchObject({ dwellings: 2, price_per_m2: null, parcels: ['33001000ZM0047', '33001000ZM0048'] });
     expect(rows.find((r) => r.id === '2021-527270')!.cell).not.toBeNull();
     // A flat with outbuildings on two parcels: 100 m², not 100 + outbuildings.
     expect(rows.find((r) => r.id === '2021-530714')).toMatchObject({ dwellings: 1, property_type: 'apartment', surface: 100, price_per_m2: 1530, outbuildings: 2 });

@@ -21,7 +21,7 @@ const direct = (file: string) => rows<{ code: string; med: number | null; q1: nu
 
 const written = (dataDir: string) => rows<{ code: string; indicator: string; value: number | null; suppressed: boolean; range_low: number | null; range_high: number | null; reliability: string; period_start: string }>(
   `SELECT code, indicator, value, suppressed, range_low, range_high, reliability, strftime(period_start, '%Y-%m-%d') AS period_start
-   FROM '${dataDir}/fr/zone_values/*.parquet' ORDER BY code, indicator`);
+   FROM '${dataDir}/tables/zone_values/country=fr/*.parquet' ORDER BY code, indicator`);
 
 async function checkAgainstSource(file: string) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-filosofi-')), 'data');
@@ -58,7 +58,7 @@ describe('fr.filosofi', () => {
     await copyFile(SAMPLE, renamed);
     await ingestFilosofi(silentContext(dataDir), { path: SAMPLE });
     await ingestFilosofi(silentContext(dataDir), { path: renamed });
-    expect(await readdir(join(dataDir, 'fr', 'zone_values'))).toEqual(['fr.filosofi.2018.parquet']);
+    expect(await readdir(join(dataDir, 'tables', 'zone_values', 'country=fr'))).toEqual(['fr.filosofi.2018.parquet']);
     expect((await readManifest(dataDir, 'fr')).partitions.filter((p) => p.table === 'zone_values')).toHaveLength(1);
   });
 
@@ -69,6 +69,6 @@ describe('fr.filosofi', () => {
     await expect(ingestFilosofi(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/DISP_TP6018, DISP_Q318, DISP_NOTE18/);
     await writeFile(file, 'CODGEO;MED18\r\n75056;26000\r\n');
     await expect(ingestFilosofi(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/expected columns IRIS and DISP_MEDyy/);
-    expect(existsSync(join(dir, 'data', 'fr', 'zone_values'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 });

@@ -45,8 +45,8 @@ describe('fr.ban partitions by department, from the rows', () => {
     expect(first.map((s) => [s.partition, s.rows])).toEqual([['adresses-33', 3], ['adresses-75', 6]]);
     await put(join(r, 'adresses-75.csv'), csv);
     await ingestBanFile(silentContext(dataDir), { path: join(r, 'adresses-75.csv') });
-    expect(files(join(dataDir, 'fr/addresses'))).toEqual(['adresses-33.parquet', 'adresses-75.parquet']);
-    const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/addresses/*.parquet'`);
+    expect(files(join(dataDir, 'tables/addresses/country=fr'))).toEqual(['adresses-33.parquet', 'adresses-75.parquet']);
+    const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/tables/addresses/country=fr/*.parquet'`);
     expect([n, ids]).toEqual([BigInt(BAN_ROWS.length), BigInt(BAN_ROWS.length)]);
     const entries = (await manifest(dataDir)).partitions.filter((p) => p.table === 'addresses');
     expect(entries.map((e) => [e.partition, e.rows, e.sources.map((s) => s.input)])).toEqual([
@@ -62,7 +62,7 @@ describe('fr.ban partitions by department, from the rows', () => {
     const third = BAN_ROWS.filter((a) => a.insee === '75103' && a.numero !== 14);
     await put(join(r, 'paris-3e.csv'), `${BAN_HEADER}\n${third.map(banLine).join('\n')}\n`);
     await ingestBanFile(silentContext(dataDir), { path: join(r, 'paris-3e.csv') });
-    const rows = await analyst<{ locality_code: string; n: bigint }>(`SELECT locality_code, count(*) AS n FROM '${dataDir}/fr/addresses/adresses-75.parquet' GROUP BY ALL ORDER BY ALL`);
+    const rows = await analyst<{ locality_code: string; n: bigint }>(`SELECT locality_code, count(*) AS n FROM '${dataDir}/tables/addresses/country=fr/adresses-75.parquet' GROUP BY ALL ORDER BY ALL`);
     expect(rows.map((x) => [x.locality_code, Number(x.n)])).toEqual([['75103', third.length], ['75111', 2]]);
     const entry = (await manifest(dataDir)).partitions.find((p) => p.partition === 'adresses-75')!;
     expect(entry.sources.map((s) => s.input)).toEqual(['adresses-75.csv', 'paris-3e.csv']);
@@ -73,9 +73,9 @@ describe('fr.ban partitions by department, from the rows', () => {
     await put(join(r, 'adresses-75.csv'), csv);
     await ingestBanFile(silentContext(dataDir), { path: join(r, 'adresses-75.csv') });
     // As the earlier code left it: Paris under a partition named after another input file.
-    await rename(join(dataDir, 'fr/addresses/adresses-75.parquet'), join(dataDir, 'fr/addresses/adresses-75_extract.parquet'));
+    await rename(join(dataDir, 'tables/addresses/country=fr/adresses-75.parquet'), join(dataDir, 'tables/addresses/country=fr/adresses-75_extract.parquet'));
     const m = await manifest(dataDir);
-    for (const e of m.partitions) if (e.partition === 'adresses-75') Object.assign(e, { partition: 'adresses-75_extract', file: 'addresses/adresses-75_extract.parquet' });
+    for (const e of m.partitions) if (e.partition === 'adresses-75') Object.assign(e, { partition: 'adresses-75_extract', file: 'tables/addresses/country=fr/adresses-75_extract.parquet' });
     await writeFile(join(dataDir, 'fr/manifest.json'), JSON.stringify(m));
     // Another producer's file publishing one of the BAN ids: a different key, left alone.
     const other = join(r, 'commune.csv');
@@ -88,12 +88,12 @@ describe('fr.ban partitions by department, from the rows', () => {
     const third = BAN_ROWS.filter((a) => a.insee === '75103');
     await put(join(r, 'paris-3e.csv'), `${BAN_HEADER}\n${third.map(banLine).join('\n')}\n`);
     await ingestBanFile(silentContext(dataDir), { path: join(r, 'paris-3e.csv') });
-    const rows = await analyst<{ f: string; source: string; n: bigint }>(`SELECT regexp_extract(filename, '[^/]+$') AS f, source, count(*) AS n FROM read_parquet('${dataDir}/fr/addresses/*.parquet', filename = true) GROUP BY ALL ORDER BY ALL`);
+    const rows = await analyst<{ f: string; source: string; n: bigint }>(`SELECT regexp_extract(filename, '[^/]+$') AS f, source, count(*) AS n FROM read_parquet('${dataDir}/tables/addresses/country=fr/*.parquet', filename = true) GROUP BY ALL ORDER BY ALL`);
     expect(rows.map((x) => [x.f, x.source, Number(x.n)])).toEqual([
       ['addresses.commune.parquet', 'fr.addresses.commune', 1], ['adresses-33.parquet', 'fr.ban', 3],
       ['adresses-75.parquet', 'fr.ban', third.length], ['adresses-75_extract.parquet', 'fr.ban', 2],
     ]);
-    const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/addresses/*.parquet' WHERE source = 'fr.ban'`);
+    const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/tables/addresses/country=fr/*.parquet' WHERE source = 'fr.ban'`);
     expect([n, ids]).toEqual([BigInt(BAN_ROWS.length), BigInt(BAN_ROWS.length)]);
     expect((await manifest(dataDir)).partitions.find((p) => p.partition === 'adresses-75_extract')!.rows).toBe(2);
   });
@@ -105,8 +105,8 @@ describe('fr.ban partitions by department, from the rows', () => {
       await copyFile(REAL_BAN, join(r, 'ban_adresses.csv'));
       await ingestBanFile(silentContext(dataDir), { path: join(r, 'adresses-75.csv') });
       await ingestBanFile(silentContext(dataDir), { path: join(r, 'ban_adresses.csv') });
-      expect(files(join(dataDir, 'fr/addresses'))).toEqual(['adresses-75.parquet']);
-      const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/addresses/*.parquet'`);
+      expect(files(join(dataDir, 'tables/addresses/country=fr'))).toEqual(['adresses-75.parquet']);
+      const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/tables/addresses/country=fr/*.parquet'`);
       expect([n, ids]).toEqual([55n, 55n]);
     });
 
@@ -116,7 +116,7 @@ describe('fr.ban partitions by department, from the rows', () => {
       await ingestBanFile(silentContext(dataDir), { path: REAL_BAN.replace('butte_aux_cailles', 'fbg_saint_antoine_MODIFIED') });
       await copyFile(REAL_BAN, join(r, 'again.csv'));
       await ingestBanFile(silentContext(dataDir), { path: join(r, 'again.csv') });
-      const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/addresses/*.parquet'`);
+      const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/tables/addresses/country=fr/*.parquet'`);
       expect([n, ids]).toEqual([5395n, 5395n]);
     });
   });
@@ -130,7 +130,7 @@ describe('be.best partitions by region, from the rows', () => {
     const [first] = await ingestBestFile(silentContext(dataDir), { path: join(r, 'export.csv') });
     expect(first!.partition).toBe('best.bevlg');
     await ingestBestFile(silentContext(dataDir), { path: sample });
-    expect(files(join(dataDir, 'be/addresses'))).toEqual(['best.bevlg.parquet']);
+    expect(files(join(dataDir, 'tables/addresses/country=be'))).toEqual(['best.bevlg.parquet']);
   });
 
   it('replaces the municipalities a file holds and leaves the region\'s others', async () => {
@@ -143,7 +143,7 @@ describe('be.best partitions by region, from the rows', () => {
     await ingestBestFile(silentContext(dataDir), { path: join(r, 'eupen.csv') });
     await put(join(r, 'tubize.csv'), `${header}\n${first!.replace(',1201533,', ',9999999,')}\n`);
     await ingestBestFile(silentContext(dataDir), { path: join(r, 'tubize.csv') });
-    const rows = await analyst<{ id: string; locality_code: string }>(`SELECT id, locality_code FROM '${dataDir}/be/addresses/*.parquet' ORDER BY id`);
+    const rows = await analyst<{ id: string; locality_code: string }>(`SELECT id, locality_code FROM '${dataDir}/tables/addresses/country=be/*.parquet' ORDER BY id`);
     expect(rows).toEqual([{ id: '8888888', locality_code: '63023' }, { id: '9999999', locality_code: '25105' }]);
     const entry = JSON.parse(await readFile(join(dataDir, 'be/manifest.json'), 'utf8')).partitions[0];
     // Sources are kept per version of the partition, not per row: the inputs it still holds rows of are listed.
@@ -158,7 +158,7 @@ describe('ca.adresses-quebec under another file name', () => {
     await ingestAdressesQuebec(silentContext(dataDir), { path: sample });
     await copyFile(sample, join(r, 'export-2026.csv'));
     await ingestAdressesQuebec(silentContext(dataDir), { path: join(r, 'export-2026.csv') });
-    expect(files(join(dataDir, 'ca/addresses'))).toEqual(['adresses-quebec.export-2026.parquet']);
+    expect(files(join(dataDir, 'tables/addresses/country=ca'))).toEqual(['adresses-quebec.export-2026.parquet']);
     const entries = JSON.parse(await readFile(join(dataDir, 'ca/manifest.json'), 'utf8')).partitions.map((p: { partition: string }) => p.partition);
     expect(entries).toEqual(['adresses-quebec.export-2026']);
   });
@@ -179,7 +179,7 @@ describe('fr.dvf partitions by year and department, from the rows', () => {
     code_type_local: '2', type_local: 'Appartement', surface_reelle_bati: '50', longitude: '2.36', latitude: '48.86',
   }));
   const file = (lines: string[]) => `${DVF_GEO_HEADER.join(',')}\n${lines.join('\n')}\n`;
-  const indicators = (dataDir: string) => analyst<Record<string, unknown>>(`SELECT level, code, property_type, period, period_start::VARCHAR AS s, sample_size, median, reliability FROM '${dataDir}/fr/market_indicators/all.parquet' ORDER BY ALL`);
+  const indicators = (dataDir: string) => analyst<Record<string, unknown>>(`SELECT level, code, property_type, period, period_start::VARCHAR AS s, sample_size, median, reliability FROM '${dataDir}/tables/market_indicators/country=fr/all.parquet' ORDER BY ALL`);
 
   it('counts a sale once when the departmental file and the national file of a year are both ingested, and a later year leaves it', async () => {
     const { root: r, dataDir } = await root('lds-part-dvf-');
@@ -192,8 +192,8 @@ describe('fr.dvf partitions by year and department, from the rows', () => {
     const reference = (await indicators(alone)).filter((i) => i.code === '33001');
 
     await ingestDvf(silentContext(dataDir), dvfFiles(tree).map((path) => ({ path })));
-    expect(files(join(dataDir, 'fr/sales'))).toEqual(['2021-33.parquet', '2021-75.parquet']);
-    const count = async () => (await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/sales/*.parquet'`))[0]!;
+    expect(files(join(dataDir, 'tables/sales/country=fr'))).toEqual(['2021-33.parquet', '2021-75.parquet']);
+    const count = async () => (await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/tables/sales/country=fr/*.parquet'`))[0]!;
     expect(await count()).toEqual({ n: 17n, ids: 17n });
     expect((await indicators(dataDir)).filter((i) => i.code === '33001')).toEqual(reference);
 
@@ -206,7 +206,7 @@ describe('fr.dvf partitions by year and department, from the rows', () => {
     // The national file of 2022 adds its partitions; 2021's stay.
     await put(join(tree, '2022/full.csv'), file([...gironde(2022, 4), ...paris(2022, 3)]));
     await ingestDvf(silentContext(dataDir), [{ path: join(tree, '2022/full.csv') }]);
-    expect(files(join(dataDir, 'fr/sales'))).toEqual(['2021-33.parquet', '2021-75.parquet', '2022-33.parquet', '2022-75.parquet']);
+    expect(files(join(dataDir, 'tables/sales/country=fr'))).toEqual(['2021-33.parquet', '2021-75.parquet', '2022-33.parquet', '2022-75.parquet']);
     expect(await count()).toEqual({ n: 24n, ids: 24n });
     const years = (await indicators(dataDir)).filter((i) => i.code === '33001' && i.period === 'year').map((i) => [i.s, i.sample_size]);
     expect(years).toEqual([['2021-01-01', 12], ['2022-01-01', 4]]);
@@ -217,10 +217,10 @@ describe('fr.dvf partitions by year and department, from the rows', () => {
     await put(join(r, 'full.csv'), file([...gironde(2021, 3), ...paris(2021, 2)]));
     await ingestDvf(silentContext(dataDir), [{ path: join(r, 'full.csv') }]);
     // As the earlier code left it: one partition named after the file.
-    await rename(join(dataDir, 'fr/sales/2021-33.parquet'), join(dataDir, 'fr/sales/full.parquet'));
+    await rename(join(dataDir, 'tables/sales/country=fr/2021-33.parquet'), join(dataDir, 'tables/sales/country=fr/full.parquet'));
     await put(join(r, 'other.csv'), file(paris(2023, 1)));
     await ingestDvf(silentContext(dataDir), [{ path: join(r, 'other.csv') }]);
-    expect(files(join(dataDir, 'fr/sales'))).toEqual(['2021-33.parquet', '2021-75.parquet', '2023-75.parquet']);
+    expect(files(join(dataDir, 'tables/sales/country=fr'))).toEqual(['2021-33.parquet', '2021-75.parquet', '2023-75.parquet']);
   });
 
   describe.skipIf(!existsSync(REAL_DVF))('on the real Abzac extract', () => {
@@ -233,7 +233,7 @@ describe('fr.dvf partitions by year and department, from the rows', () => {
       const { dataDir: alone } = await root('lds-part-dvf-real-ref-');
       await ingestDvf(silentContext(alone), [{ path: join(tree, '2021/full.csv') }]);
       await ingestDvf(silentContext(dataDir), dvfFiles(tree).map((path) => ({ path })));
-      const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/fr/sales/*.parquet'`);
+      const [{ n, ids }] = await analyst<{ n: bigint; ids: bigint }>(`SELECT count(*) AS n, count(DISTINCT id) AS ids FROM '${dataDir}/tables/sales/country=fr/*.parquet'`);
       expect([n, ids]).toEqual([50n, 50n]);
       expect(await indicators(dataDir)).toEqual(await indicators(alone));
       const house = (await indicators(dataDir)).find((i) => i.code === '33001' && i.property_type === 'house' && i.period === 'year')!;

@@ -17,7 +17,7 @@ async function ingest(file: string, maxRejectShare = 0.01) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-sites-')), 'data');
   const [summary] = await ingestPollutedSites({ ...silentContext(dataDir), maxRejectShare }, { path: file }, KELRISKS);
   const out = await duckRows<{ id: string; latitude: number; longitude: number; category: string; attributes: string }>(
-    `SELECT id, latitude, longitude, category, attributes FROM '${dataDir}/fr/polluted_sites/*.parquet' ORDER BY id`);
+    `SELECT id, latitude, longitude, category, attributes FROM '${dataDir}/tables/polluted_sites/country=fr/*.parquet' ORDER BY id`);
   return { dataDir, summary: summary!, out };
 }
 
@@ -58,6 +58,6 @@ describe('fr.polluted-sites', () => {
     const file = join(dir, 'sites.csv');
     await writeFile(file, 'id;lat;lon\r\nA;48.8;2.3\r\n');
     await expect(ingestPollutedSites(silentContext(join(dir, 'data')), { path: file }, KELRISKS)).rejects.toThrow(/lacks the columns identifiant, latitude, longitude, adresse, result_score; found id, lat, lon/);
-    expect(existsSync(join(dir, 'data', 'fr', 'polluted_sites'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'tables', 'polluted_sites', 'country=fr'))).toBe(false);
   });
 });

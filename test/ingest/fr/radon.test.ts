@@ -15,7 +15,7 @@ const HEADER = 'nom_comm;nom_dept;insee_com;classe_potentiel;reg';
 
 type Written = { level: string; code: string; value: number; unit: string; period_start: string | null };
 const written = (dataDir: string) => duckRows<Written>(
-  `SELECT level, code, value, unit, period_start FROM '${dataDir}/fr/zone_values/fr.radon.parquet' WHERE indicator = '${RADON_INDICATOR}' ORDER BY code`);
+  `SELECT level, code, value, unit, period_start FROM '${dataDir}/tables/zone_values/country=fr/fr.radon.parquet' WHERE indicator = '${RADON_INDICATOR}' ORDER BY code`);
 
 /** The published file read directly by DuckDB, every cell as text: the reference each served category must match. */
 const direct = (file: string) => duckRows<{ code: string; cls: string }>(
@@ -73,7 +73,7 @@ describe('fr.radon', () => {
     const file = join(dir, 'radon.csv');
     await writeFile(file, 'nom_comm;code_commune;potentiel\r\nABZAC;33001;1\r\n');
     await expect(ingestRadon(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing the columns insee_com, classe_potentiel; found nom_comm, code_commune, potentiel/);
-    expect(existsSync(join(dir, 'data', 'fr', 'zone_values'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 
   it('reads commune codes as the producer writes them', () => {

@@ -23,7 +23,7 @@ async function check(file: string, type: 'apartment' | 'house') {
   const [part] = await ingestRents(silentContext(dataDir), { path: file, type, year: 2023 });
   expect(part).toMatchObject({ partition: `fr.rents.${type}.2023`, rejects: 0 });
   const out = await duckRows<{ code: string; level: string; value: number; range_low: number; range_high: number; sample_size: number; reliability: string; breakdown: string }>(
-    `SELECT code, level, value, range_low, range_high, sample_size, reliability, breakdown FROM '${dataDir}/fr/zone_values/*.parquet' ORDER BY code`);
+    `SELECT code, level, value, range_low, range_high, sample_size, reliability, breakdown FROM '${dataDir}/tables/zone_values/country=fr/*.parquet' ORDER BY code`);
   const ref = await reference(file);
   expect(out.length).toBe(ref.length);
   for (const [i, r] of ref.entries()) {
@@ -56,7 +56,7 @@ describe('fr.rents', () => {
     await rentsJob.run(silentContext(dataDir), ['--input', SAMPLE, '--year', '2023']);
     await expect(async () => rentsJob.run(silentContext(dataDir), ['--input', renamed, '--year', '2023'])).rejects.toThrow(/give --type/);
     await rentsJob.run(silentContext(dataDir), ['--input', renamed, '--year', '2023', '--type', 'apartment']);
-    expect(await readdir(join(dataDir, 'fr', 'zone_values'))).toEqual(['fr.rents.apartment.2023.parquet']);
+    expect(await readdir(join(dataDir, 'tables', 'zone_values', 'country=fr'))).toEqual(['fr.rents.apartment.2023.parquet']);
   });
 
   it('refuses a file of another layout, naming the missing columns, and publishes nothing', async () => {
@@ -64,6 +64,6 @@ describe('fr.rents', () => {
     const file = join(dir, 'pred-app-mef-dhup.csv');
     await writeFile(file, '"INSEE_C";"loypredm2"\r\n"75103";32,4\r\n');
     await expect(ingestRents(silentContext(join(dir, 'data')), { path: file, type: 'apartment', year: 2023 })).rejects.toThrow(/missing columns lwr.IPm2, upr.IPm2, TYPPRED, nbobs_com, nbobs_mail, R2_adj/);
-    expect(existsSync(join(dir, 'data', 'fr', 'zone_values'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import { silentContext } from '../../helpers/fixture-data.ts';
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/seismic/zonage_sismique_communes.csv');
 
 const written = (dataDir: string) => duckRows<{ level: string; code: string; value: number; unit: string }>(
-  `SELECT level, code, value, unit FROM '${dataDir}/fr/zone_values/fr.seismic.parquet' WHERE indicator = '${SEISMIC_INDICATOR}' ORDER BY code`);
+  `SELECT level, code, value, unit FROM '${dataDir}/tables/zone_values/country=fr/fr.seismic.parquet' WHERE indicator = '${SEISMIC_INDICATOR}' ORDER BY code`);
 
 describe('fr.seismic', () => {
   it('writes the zone of every commune of the sample as DuckDB reads the file', async () => {
@@ -37,6 +37,6 @@ describe('fr.seismic', () => {
     const other = join(dir, 'other.csv');
     await writeFile(other, 'INSEE_COM;ZONE\r\n33001;1\r\n');
     await expect(ingestSeismic(silentContext(join(dir, 'data2')), { path: other })).rejects.toThrow(/missing the columns code_insee, zone_sismicite; found INSEE_COM, ZONE/);
-    expect(existsSync(join(dir, 'data2', 'fr', 'zone_values'))).toBe(false);
+    expect(existsSync(join(dir, 'data2', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 });

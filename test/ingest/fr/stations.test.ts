@@ -16,7 +16,7 @@ describe('fr.stations', () => {
     const [summary] = await stationsJob.run(silentContext(dataDir), ['--input', SAMPLE]);
     const source = readFileSync(SAMPLE, 'utf8').trim().split('\n').slice(1).map((l) => l.split(';'));
     expect(summary).toMatchObject({ table: 'places', partition: 'fr.stations', rows: source.length, rejects: 0 });
-    const rows = await duckRows<{ id: string; name: string; latitude: number; longitude: number; category: string; attributes: string }>(`SELECT * FROM '${dataDir}/fr/places/*.parquet' ORDER BY id`);
+    const rows = await duckRows<{ id: string; name: string; latitude: number; longitude: number; category: string; attributes: string }>(`SELECT * FROM '${dataDir}/tables/places/country=fr/*.parquet' ORDER BY id`);
     for (const [name, code, , position, commune, uic] of source) {
       const r = rows.find((x) => x.id === `fr.stations.${code}`)!;
       const [lat, lng] = position!.split(',').map(Number);

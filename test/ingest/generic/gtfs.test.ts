@@ -1,3 +1,4 @@
+import { tableGlob } from '../../../schemas/tables/layout.ts';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -17,7 +18,7 @@ async function rows(dataDir: string, country: string): Promise<{ id: string; cat
   const db = await DuckDBInstance.create();
   const c = await db.connect();
   try {
-    const r = await c.runAndReadAll(`SELECT id, category, name, latitude, longitude, attributes, source FROM read_parquet('${join(dataDir, country, 'places', '*.parquet')}') ORDER BY id`);
+    const r = await c.runAndReadAll(`SELECT id, category, name, latitude, longitude, attributes, source FROM read_parquet('${tableGlob(dataDir, country, 'places')}') ORDER BY id`);
     return (r.getRowObjectsJS() as Record<string, unknown>[]).map((x) => ({ ...x, attributes: JSON.parse(x.attributes as string) })) as never;
   } finally { c.closeSync(); }
 }
@@ -112,7 +113,7 @@ describe('gtfs job', () => {
     mkdirSync(feed);
     writeFileSync(join(feed, 'agency.txt'), 'agency_id,agency_name,agency_url,agency_timezone\nX,X,https://x.example,Europe/Paris\n');
     await expect(gtfsJob.run(silentContext(dataDir), ['--country', 'fr', '--input', feed])).rejects.toThrow(/has no stops\.txt: it publishes no stop, nothing was ingested/);
-    expect(existsSync(join(dataDir, 'fr', 'places'))).toBe(false);
+    expect(existsSync(join(dataDir, 'tables', 'places', 'country=fr'))).toBe(false);
     expect(existsSync(join(dataDir, 'fr', 'manifest.json'))).toBe(false);
   });
 

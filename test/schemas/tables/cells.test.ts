@@ -5,7 +5,7 @@ import { cellAndAncestors, cellToBigint, descendantRange, pointCell, rangesAroun
 describe('cell encoding shared by ingest and API', () => {
   const rueDeBretagne = { lat: 48.86306, lng: 2.36203 };
 
-  it('stores an H3 index as the UBIGINT of its hex digits', () => {
+  it('stores an H3 index as the BIGINT of its hex digits', () => {
     const h = latLngToCell(rueDeBretagne.lat, rueDeBretagne.lng, 15);
     expect(pointCell(rueDeBretagne.lat, rueDeBretagne.lng)).toBe(BigInt(`0x${h}`));
   });

@@ -59,7 +59,7 @@ export function saleItem(r: NearbySaleRow, parcelId: string | null, locale: Loca
     price: r.price === null ? null : { value: r.price, unit: 'EUR' },
     price_per_m2: r.price_per_m2 === null ? null : { value: Math.round(r.price_per_m2), unit: 'EUR/m2' },
     distance_m: Math.round(r.distance_m),
-    same_parcel: parcelId !== null && r.parcels.split('|').includes(parcelId),
+    same_parcel: parcelId !== null && r.parcels.includes(parcelId),
   };
 }
 

@@ -70,7 +70,7 @@ export async function buildSalesIndex(warehouse: Warehouse, budget = INDEX_BUDGE
   if (!warehouse.has('fr', 'sales')) return null;
   const where = 'cell IS NOT NULL AND latitude IS NOT NULL AND longitude IS NOT NULL';
   const [sizes] = await warehouse.query<{ n: number; text: number | null }>(
-    `SELECT count(*)::DOUBLE AS n, sum(strlen(id) + coalesce(strlen(address), 0) + strlen(parcels) + 2)::DOUBLE AS text FROM fr_sales WHERE ${where}`);
+    `SELECT count(*)::DOUBLE AS n, sum(strlen(id) + coalesce(strlen(address), 0) + strlen(array_to_string(parcels, '|')) + 2)::DOUBLE AS text FROM fr_sales WHERE ${where}`);
   const n = sizes!.n, textBytes = sizes!.text ?? 0;
   const bytes = n * FIXED_BYTES_PER_SALE + 4 + textBytes;
   if (bytes > budget || textBytes >= 2 ** 32) return null;
@@ -82,7 +82,7 @@ export async function buildSalesIndex(warehouse: Warehouse, budget = INDEX_BUDGE
   const num = (v: DuckDBValue) => (v === null ? NaN : (v as number));
   await warehouse.scan(
     `SELECT cell, latitude, longitude, price_per_m2, (date - DATE '1970-01-01')::INTEGER AS day,
-       CASE property_type WHEN 'apartment' THEN 0 WHEN 'house' THEN 1 ELSE 2 END::UTINYINT AS t, price, surface, rooms, id, address, parcels
+       CASE property_type WHEN 'apartment' THEN 0 WHEN 'house' THEN 1 ELSE 2 END::UTINYINT AS t, price, surface, rooms, id, address, array_to_string(parcels, '|') AS parcels
      FROM fr_sales WHERE ${where} ORDER BY cell`,
     (c) => {
       const len = c[0]!.length;
@@ -109,7 +109,7 @@ export async function buildSalesIndex(warehouse: Warehouse, budget = INDEX_BUDGE
     return {
       id, date: new Date(days[i]! * DAY_MS).toISOString().slice(0, 10), address: flags[i]! & NULL_ADDRESS ? null : address,
       property_type: TYPES[flags[i]! & 3]!, surface: nullable(surfaces[i]!), rooms: rooms[i] === NULL_INT ? null : rooms[i]!,
-      price: nullable(prices[i]!), price_per_m2: nullable(ppm[i]!), parcels, distance_m: d,
+      price: nullable(prices[i]!), price_per_m2: nullable(ppm[i]!), parcels: parcels === '' ? [] : parcels.split('|'), distance_m: d,
     };
   };
 

@@ -6,7 +6,7 @@ import { salesIndexOf } from './sales-index.ts';
 
 export interface NearbySaleRow {
   id: string; date: string; address: string | null; property_type: 'apartment' | 'house' | 'other'; surface: number | null; rooms: number | null;
-  price: number | null; price_per_m2: number | null; parcels: string; distance_m: number;
+  price: number | null; price_per_m2: number | null; parcels: string[]; distance_m: number;
 }
 export interface RadiusStats { property_type: 'apartment' | 'house' | 'other'; count: number; priced: number; median: number | null; q1: number | null; q3: number | null }
 
@@ -21,7 +21,7 @@ function within(warehouse: Warehouse, lat: number, lng: number, radiusM: number,
     // Cell bounds are integers computed here, never client text. The envelope alone: the few rows
     // of its gaps cost less than DuckDB evaluating one BETWEEN per range on every row (measured 3x).
     scans.push(`SELECT ${COLUMNS} FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)
-      WHERE cell BETWEEN ${c.lo}::UBIGINT AND ${c.hi}::UBIGINT`);
+      WHERE cell BETWEEN ${c.lo}::BIGINT AND ${c.hi}::BIGINT`);
   }
   if (scans.length === 0) return null;
   const typed = type ? ` AND property_type = '${type === 'house' ? 'house' : 'apartment'}'` : '';
@@ -64,7 +64,7 @@ export async function salesAroundSql(
   const items: NearbySaleRow[] = [];
   for (const r of rows) {
     if (r.kind === 'stat') stats.push({ property_type: r.property_type as RadiusStats['property_type'], count: r.count as number, priced: r.priced as number, median: r.median as number | null, q1: r.q1 as number | null, q3: r.q3 as number | null });
-    else items.push({ id: r.id as string, date: r.date as string, address: r.address as string | null, property_type: r.property_type as NearbySaleRow['property_type'], surface: r.surface as number | null, rooms: r.rooms as number | null, price: r.price as number | null, price_per_m2: r.price_per_m2 as number | null, parcels: r.parcels as string, distance_m: r.distance_m as number });
+    else items.push({ id: r.id as string, date: r.date as string, address: r.address as string | null, property_type: r.property_type as NearbySaleRow['property_type'], surface: r.surface as number | null, rooms: r.rooms as number | null, price: r.price as number | null, price_per_m2: r.price_per_m2 as number | null, parcels: r.parcels as string[], distance_m: r.distance_m as number });
   }
   // UNION ALL keeps no order across its branches: the page is sorted again here.
   items.sort((a, b) => a.distance_m - b.distance_m || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || (a.id < b.id ? -1 : 1));

@@ -57,7 +57,7 @@ describe('zone values table kind', () => {
   it('writes what DuckDB reads back from the file as an analyst would', async () => {
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
-    const rows = (await c.runAndReadAll(`SELECT code, value, typeof(period_start) AS t FROM '${dataDir}/fr/test_values/*.parquet' WHERE level = 'locality' ORDER BY period_end`)).getRowObjectsJS();
+    const rows = (await c.runAndReadAll(`SELECT code, value, typeof(period_start) AS t FROM '${dataDir}/tables/test_values/country=fr/*.parquet' WHERE level = 'locality' ORDER BY period_end`)).getRowObjectsJS();
     c.closeSync(); db.closeSync();
     expect(rows).toEqual([{ code: '33001', value: 19000, t: 'DATE' }, { code: '33001', value: 19500, t: 'DATE' }]);
   });

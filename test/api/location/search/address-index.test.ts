@@ -62,7 +62,7 @@ function addressRows(seed: number): string[][] {
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'lds-address-index-'));
-  await publish(join(root, 'data/fr/addresses'), addressRows(11));
+  await publish(join(root, 'data/tables/addresses/country=fr'), addressRows(11));
   warehouse = await openLocationWarehouse(join(root, 'data'));
   index = (await buildAddressIndex(warehouse, 'fr'))!;
 });
@@ -116,7 +116,7 @@ describe('address index', () => {
     await warehouse.refresh();
     expect(addressIndexOf(warehouse, 'fr')).toBe(first);
     // New files: the index is dropped (DuckDB answers meanwhile), then rebuilt on the new rows.
-    await publish(join(root, 'data/fr/addresses'), addressRows(12));
+    await publish(join(root, 'data/tables/addresses/country=fr'), addressRows(12));
     await warehouse.refresh();
     expect(addressIndexOf(warehouse, 'fr')).toBeNull();
     const second = await addressIndexReady(warehouse, 'fr');

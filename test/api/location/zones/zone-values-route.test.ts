@@ -33,9 +33,9 @@ describe('zone routes with the zone values of market and residents', () => {
     expect(body.data.residents).toBeUndefined();
     const market = FrZoneMarket.parse(body.data.market);
     const [row] = await query<{ median: number; n: number; start: string }>(`SELECT median, sample_size AS n, strftime(period_start, '%Y-%m-%d') AS start
-      FROM '${dataDir}/fr/market_indicators/*.parquet' WHERE level = 'locality' AND code = '75056' AND property_type = 'apartment' AND period = '24m'`);
+      FROM '${dataDir}/tables/market_indicators/country=fr/*.parquet' WHERE level = 'locality' AND code = '75056' AND property_type = 'apartment' AND period = '24m'`);
     expect(market.median_price_per_m2.apartment).toMatchObject({ value: Math.round(row!.median), sample_size: row!.n, zone: { level: 'locality', code: '75056' }, period: { start: row!.start } });
-    const quarters = await query<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/fr/market_indicators/*.parquet'
+    const quarters = await query<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/tables/market_indicators/country=fr/*.parquet'
       WHERE level = 'locality' AND code = '75056' AND property_type = 'apartment' AND period = 'quarter' AND reliability IS NOT NULL`);
     expect(market.quarterly.apartment?.points.length ?? 0).toBe(Number(quarters[0]!.n));
   });

@@ -212,7 +212,7 @@ describe.skipIf(!existsSync(REAL))('the real Abzac extract', () => {
     const market = FrMarketResponse.parse(res.json()).data.market;
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
-    const sales = (await c.runAndReadAll(`SELECT latitude, longitude FROM '${dataDir}/fr/sales/*.parquet' WHERE latitude IS NOT NULL`)).getRowObjectsJS() as { latitude: number; longitude: number }[];
+    const sales = (await c.runAndReadAll(`SELECT latitude, longitude FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE latitude IS NOT NULL`)).getRowObjectsJS() as { latitude: number; longitude: number }[];
     c.closeSync(); db.closeSync();
     const within = sales.filter((s) => haversine(lat, lng, s.latitude, s.longitude) <= 1000).length;
     expect(within).toBeGreaterThan(5);

@@ -47,12 +47,13 @@ beforeAll(async () => {
   rows.push('2024-nopos,2024-01-01,apartment,100000,50,2,2000,75103000AB9999,,,,');
   const csv = join(root, 'sales.csv');
   await writeFile(csv, `${rows.join('\n')}\n`);
-  await mkdir(join(root, 'data/fr/sales'), { recursive: true });
-  file = join(root, 'data/fr/sales/sales.parquet');
+  await mkdir(join(root, 'data/tables/sales/country=fr'), { recursive: true });
+  file = join(root, 'data/tables/sales/country=fr/sales.parquet');
   db = await DuckDBInstance.create(':memory:');
   c = await db.connect();
-  await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true, columns = {'id': 'VARCHAR', 'date': 'DATE', 'property_type': 'VARCHAR', 'price': 'DOUBLE', 'surface': 'DOUBLE',
-      'rooms': 'INTEGER', 'price_per_m2': 'DOUBLE', 'parcels': 'VARCHAR', 'address': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE', 'cell': 'UBIGINT'}) ORDER BY cell)
+  // parcels as the sales table holds them: a list (schemas/tables/sales.ts).
+  await c.run(`COPY (SELECT * REPLACE (string_split(parcels, '|') AS parcels) FROM read_csv('${csv}', header = true, columns = {'id': 'VARCHAR', 'date': 'DATE', 'property_type': 'VARCHAR', 'price': 'DOUBLE', 'surface': 'DOUBLE',
+      'rooms': 'INTEGER', 'price_per_m2': 'DOUBLE', 'parcels': 'VARCHAR', 'address': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE', 'cell': 'BIGINT'}) ORDER BY cell)
     TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
   warehouse = await openLocationWarehouse(join(root, 'data'));
   index = (await buildSalesIndex(warehouse))!;

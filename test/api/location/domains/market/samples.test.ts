@@ -33,15 +33,15 @@ describe('market on the samples', () => {
     expect(trend.unit).toBe('EUR/m2');
     expect(trend.points.map((p) => p.period.start)).toEqual(['2020-01-01', '2021-01-01', '2022-01-01', '2023-01-01', '2024-01-01', '2025-01-01']);
     const [row] = await table<{ c1: number; c5: number; cs: number; median: number }>(`SELECT change_1y AS c1, change_5y AS c5, change_since_start AS cs, median
-      FROM '${dataDir}/fr/market_indicators/*.parquet' WHERE level = '${trend.zone!.level}' AND code = '${trend.zone!.code}' AND property_type = 'house' AND period = 'year' AND period_start = DATE '2025-01-01'`);
+      FROM '${dataDir}/tables/market_indicators/country=fr/*.parquet' WHERE level = '${trend.zone!.level}' AND code = '${trend.zone!.code}' AND property_type = 'house' AND period = 'year' AND period_start = DATE '2025-01-01'`);
     expect(trend.changes).toEqual({ '1y': Math.round(row!.c1 * 10) / 10, '5y': Math.round(row!.c5 * 10) / 10, since_start: Math.round(row!.cs * 10) / 10 });
     expect(trend.points.at(-1)!.value).toBe(Math.round(row!.median));
   });
 
   it('marks the sales of the address parcel, and the report and the market route agree', async () => {
     // A sale of the sample on a parcel that the BAN sample also gives to an address.
-    const [sale] = await table<{ parcels: string; latitude: number; longitude: number }>(`SELECT s.parcels, a.latitude, a.longitude FROM '${dataDir}/fr/sales/*.parquet' s
-      JOIN '${dataDir}/fr/addresses/*.parquet' a ON a.parcels = s.parcels WHERE s.source = 'fr.dvf' AND s.latitude IS NOT NULL ORDER BY s.id LIMIT 1`);
+    const [sale] = await table<{ parcels: string; latitude: number; longitude: number }>(`SELECT s.parcels, a.latitude, a.longitude FROM '${dataDir}/tables/sales/country=fr/*.parquet' s
+      JOIN '${dataDir}/tables/addresses/country=fr/*.parquet' a ON a.parcels = array_to_string(s.parcels, '|') WHERE s.source = 'fr.dvf' AND s.latitude IS NOT NULL ORDER BY s.id LIMIT 1`);
     const url = `lat=${sale!.latitude}&lng=${sale!.longitude}`;
     const market = FrMarketResponse.parse((await get(`/api/v1/fr/market?${url}`)).json()).data.market;
     expect(market.sales_nearby!.items.some((i) => i.same_parcel)).toBe(true);
@@ -51,8 +51,8 @@ describe('market on the samples', () => {
 
   it('places the DGFiP sales, published without coordinates, at their BAN address (abbreviated street types expanded)', async () => {
     const rows = await table<{ n: bigint; placed: bigint; at_address: bigint }>(`SELECT count(*) AS n, count(*) FILTER (WHERE s.position_source = 'address') AS placed,
-      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM '${dataDir}/fr/addresses/*.parquet' a WHERE a.longitude = s.longitude AND a.latitude = s.latitude AND a.locality_code IN (s.commune_code, s.arrondissement_code))) AS at_address
-      FROM '${dataDir}/fr/sales/*.parquet' s WHERE s.source = 'fr.dvf-dgfip'`);
+      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM '${dataDir}/tables/addresses/country=fr/*.parquet' a WHERE a.longitude = s.longitude AND a.latitude = s.latitude AND a.locality_code IN (s.commune_code, s.arrondissement_code))) AS at_address
+      FROM '${dataDir}/tables/sales/country=fr/*.parquet' s WHERE s.source = 'fr.dvf-dgfip'`);
     expect(Number(rows[0]!.n)).toBeGreaterThan(20);
     expect(rows[0]!.placed).toBe(rows[0]!.n);
     expect(rows[0]!.at_address).toBe(rows[0]!.n);

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 
 async function residentsIn(iris: string) {
-  const [z] = await query<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/zones/*.parquet' WHERE level = 'sublocality_level2' AND code = '${iris}'`);
+  const [z] = await query<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/tables/zones/country=fr/*.parquet' WHERE level = 'sublocality_level2' AND code = '${iris}'`);
   const [lng, lat] = centroid(JSON.parse(z!.geometry)).geometry.coordinates as [number, number];
   const res = await t.app.inject({ method: 'GET', url: `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=residents&locale=en`, headers: { authorization: `Bearer ${t.key}` } });
   expect(res.statusCode, res.body).toBe(200);

@@ -41,7 +41,7 @@ async function risksAt(app: TestApp, lat: number, lng: number, locale = 'en') {
 describe('risks in France on the samples', () => {
   it('serves at every address of the samples the radon category of its arrondissement or commune and the seismic zone of its commune, as in the files', async () => {
     const addresses = await duckRows<{ code: string; lat: number; lng: number }>(
-      `SELECT locality_code AS code, any_value(latitude ORDER BY id) AS lat, any_value(longitude ORDER BY id) AS lng FROM '${dataDir}/fr/addresses/*.parquet' GROUP BY ALL ORDER BY code`);
+      `SELECT locality_code AS code, any_value(latitude ORDER BY id) AS lat, any_value(longitude ORDER BY id) AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' GROUP BY ALL ORDER BY code`);
     // The producers' files as published: the radon file drops the leading zero of departments 01-09.
     const radon = await duckRows<{ code: string; cls: string }>(`SELECT lpad(insee_com, 5, '0') AS code, classe_potentiel AS cls FROM read_csv('${RADON}', delim = ';', header = true, all_varchar = true, quote = '')`);
     const seismic = await duckRows<{ code: string; zone: string }>(`SELECT code_insee AS code, zone_sismicite AS zone FROM read_csv('${SEISMIC}', delim = ';', header = true, all_varchar = true)`);
@@ -69,7 +69,7 @@ describe('risks in France on the samples', () => {
 
   it('orders hazards highest first and summarises them: Saint-Médard-de-Guizières has radon category 3 and seismic zone 2', async () => {
     // No address of the samples there: a point inside the commune's polygon of the zone samples.
-    const [z] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/zones/*.parquet' WHERE level = 'locality' AND code = '33447'`);
+    const [z] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/tables/zones/country=fr/*.parquet' WHERE level = 'locality' AND code = '33447'`);
     const [lng, lat] = pointOnFeature(JSON.parse(z!.geometry)).geometry.coordinates as [number, number];
     const { risks, warnings, location } = await risksAt(t, lat, lng, 'fr');
     expect(location.zones.locality?.code).toBe('33447');
@@ -89,7 +89,7 @@ describe('risks in France on the samples', () => {
   });
 
   it('serves radon at the arrondissement in Paris (the IRSN file has no 75056) and the seismic zone at the commune', async () => {
-    const [a] = await duckRows<{ lat: number; lng: number }>(`SELECT latitude AS lat, longitude AS lng FROM '${dataDir}/fr/addresses/*.parquet' WHERE locality_code = '75113' LIMIT 1`);
+    const [a] = await duckRows<{ lat: number; lng: number }>(`SELECT latitude AS lat, longitude AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' WHERE locality_code = '75113' LIMIT 1`);
     const { risks, location } = await risksAt(t, a!.lat, a!.lng);
     expect(location.zones.sublocality_level1?.code).toBe('75113');
     // IRSN category 2: low potential (not notable; only category 3 obliges to inform buyers and tenants).
@@ -115,7 +115,7 @@ describe('risks in France on the samples', () => {
 describe('clay shrink-swell in France on the samples', () => {
   /** The midpoint of the edge of two clay polygons of the sample, as written (WGS84 [lng, lat]). */
   async function outline(id: string): Promise<[number, number][]> {
-    const [a] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE id = 'fr.clay:${id}'`);
+    const [a] = await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/tables/hazard_areas/country=fr/*.parquet' WHERE id = 'fr.clay:${id}'`);
     return JSON.parse(a!.geometry).coordinates[0];
   }
 
