@@ -23,6 +23,7 @@ import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { censusJob } from './fr/census.job.ts';
+import { housingZonesJob } from './fr/housing-zones.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -33,7 +34,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  censusJob,
+  censusJob, housingZonesJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -26,6 +26,39 @@ export const NearbySale = z.object({
 });
 export type NearbySale = z.infer<typeof NearbySale>;
 
+/**
+ * ABC zoning (article D304-1 of the construction code): communes classed by the imbalance between
+ * housing supply and demand, from the tensest, with their codes as the ministry writes them.
+ */
+export const ABC_ZONES = ['Abis', 'A', 'B1', 'B2', 'C'] as const;
+/** TLV zoning (article 232 of the tax code, décret 2013-392 as amended): the ministry's classes 1-3. */
+export const TENSE_ZONE_CLASSES = {
+  tense: { fr: 'Zone tendue', en: 'Tense zone' },
+  tense_touristic: { fr: 'Zone tendue et touristique', en: 'Tense and touristic zone' },
+  not_tense: { fr: 'Zone non tendue', en: 'Not a tense zone' },
+} as const satisfies CodeCatalogue<string>;
+export const TenseZoneClass = enumOf(TENSE_ZONE_CLASSES);
+
+/** Rent control (encadrement des loyers, loi ELAN art. 140) in force in the commune; null where it is not. */
+export const RentControl = z.object({
+  scope: z.enum(['commune', 'part_of_commune']).describe('the whole commune, or only part of it (the reference rents apply by area)'),
+  since: IsoDate.describe('first day of rent control in the commune'),
+  until: IsoDate.nullable().describe('last day of the experiment unless extended; null when the list gives none'),
+  zone: z.object({ level: z.string(), code: z.string(), name: z.string().nullable() }).describe('the commune the list names'),
+});
+export type RentControl = z.infer<typeof RentControl>;
+
+/** market.regulation of France (spec 2.9), at the point's commune (its arrondissement where the lists name them). */
+export const Regulation = z.object({
+  tense_zone: z.boolean().describe('in a tense zone of the TLV zoning (tense or tense and touristic)'),
+  tense_zone_class: TenseZoneClass,
+  tense_zone_label: z.string(),
+  rent_control: RentControl.nullable().describe('null when rent control does not apply in the commune (missing gives why)'),
+  abc_zone: z.enum(ABC_ZONES),
+  updated_on: IsoDate.describe("publication date of the lists' editions (the latest of them), else their import date"),
+});
+export type Regulation = z.infer<typeof Regulation>;
+
 /** France data.market (spec 2.9). */
 export const FrMarket = z.object({
   status: DomainStatus,
@@ -37,7 +70,7 @@ export const FrMarket = z.object({
   price_trend: Series.nullable(),
   rent_estimate: z.object({ monthly: Amount.nullable(), per_m2: Measure.nullable(), change_1y: z.number().nullable() }).nullable(),
   gross_yield: Measure.nullable(),
-  regulation: z.object({ tense_zone: z.boolean(), rent_control: z.unknown().nullable(), abc_zone: z.string() }).nullable(),
+  regulation: Regulation.nullable(),
   permits_nearby: z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) }).nullable(),
   missing: Missing,
 });
