@@ -24,6 +24,7 @@ import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { censusJob } from './fr/census.job.ts';
 import { housingZonesJob } from './fr/housing-zones.job.ts';
+import { statbelPricesJob } from './be/statbel-prices.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -34,7 +35,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  censusJob, housingZonesJob,
+  censusJob, housingZonesJob, statbelPricesJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -116,3 +116,18 @@ export const CaMarket = z.object({
   missing: Missing,
 });
 export type CaMarket = z.infer<typeof CaMarket>;
+
+/** A planning permit around the point (spec 2.9 permits_nearby, Belgium: Flanders only); its items are not specified by the spec. */
+const PermitsNearby = z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) });
+
+/**
+ * Belgium data.market (spec 2.9): the municipality's median sale price of the year per property
+ * type (individual sale prices are not published), and planning permits in Flanders.
+ */
+export const BeMarket = z.object({
+  status: DomainStatus,
+  sale_price_median: z.object({ apartment: Measure.nullable(), house: Measure.nullable() }).nullable().describe("Statbel's median sale price of the municipality over the year, EUR"),
+  permits_nearby: PermitsNearby.nullable().describe('Flanders only; null with missing not_covered elsewhere'),
+  missing: Missing,
+});
+export type BeMarket = z.infer<typeof BeMarket>;

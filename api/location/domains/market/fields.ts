@@ -43,6 +43,11 @@ MARKET_FIELDS.push(
     definition: { fr: `Part des logements locatifs vacants, tous nombres de chambres. ${SURVEY.fr}`, en: `Share of vacant rental units, all bedroom types. ${SURVEY.en}` } },
 );
 
+MARKET_FIELDS.push(
+  { id: 'market.sale_price_median', domain: 'market', label: { fr: 'Prix de vente médian', en: 'Median sale price' }, unit: 'EUR', sources: ['be.statbel-prices'], table: 'zone_values', countries: ['be'],
+    definition: { fr: "Prix de vente médian de la commune sur l'année civile (Statbel, actes enregistrés par le SPF Finances): apartment, les appartements; house, toutes les maisons (2, 3, 4 façades ou plus). range: premier et troisième quartiles; sample_size: nombre de ventes; fiabilité selon le nombre de ventes (high dès 30, medium dès 10, sinon low; Statbel ne publie pas de code de qualité). Un prix que Statbel ne publie pas (trop peu de ventes) est null (suppressed). Servi à la commune seulement.", en: 'Median sale price of the municipality over the calendar year (Statbel, deeds registered by FPS Finance): apartment, apartments; house, all houses (2, 3, 4 or more facades). range: first and third quartiles; sample_size: number of sales; reliability from the number of sales (high from 30, medium from 10, else low; Statbel publishes no quality code). A price Statbel withholds (too few sales) is null (suppressed). Served at the municipality only.' } },
+);
+
 export function definitionOf(id: string, locale: 'fr' | 'en'): string {
   return MARKET_FIELDS.find((f) => f.id === id)!.definition[locale];
 }
