@@ -14,6 +14,7 @@ import type { Source } from './source.ts';
 import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
 import { statbelPricesSource } from './be/statbel-prices/source.ts';
+import { caCensusSource } from './ca/census/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -31,7 +32,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

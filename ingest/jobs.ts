@@ -25,6 +25,7 @@ import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { censusJob } from './fr/census.job.ts';
 import { housingZonesJob } from './fr/housing-zones.job.ts';
 import { statbelPricesJob } from './be/statbel-prices.job.ts';
+import { caCensusJob } from './ca/census.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -35,7 +36,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  censusJob, housingZonesJob, statbelPricesJob,
+  censusJob, housingZonesJob, statbelPricesJob, caCensusJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -42,6 +42,11 @@ RESIDENTS_FIELDS.push(
     definition: { fr: 'Part des maisons parmi les logements (recensement, Statbel): source non encore intégrée.', en: 'Share of houses among dwellings (census, Statbel): source not ingested yet.' } },
 );
 
+RESIDENTS_FIELDS.push(
+  { id: 'residents.income.total_mean', domain: 'residents', label: { fr: 'Revenu total moyen', en: 'Average total income' }, unit: 'CAD/year', sources: ['ca.census'], table: 'zone_values', countries: ['ca'],
+    definition: { fr: "Revenu total moyen des bénéficiaires de 15 ans et plus des ménages privés, pour l'année de revenu du recensement (Statistique Canada, profil du recensement par région de tri d'acheminement). sample_size: nombre de bénéficiaires; fiabilité high, medium quand Statistique Canada signale la qualité des données de la région (DATA_QUALITY_FLAG), low pour une valeur à utiliser avec prudence (E); une valeur supprimée (x) ou trop peu fiable (F) n'est pas servie. Servi à la région de tri d'acheminement (trois premiers caractères du code postal) seulement.", en: "Average total income of recipients aged 15 and over in private households, for the census income year (Statistics Canada, Census Profile by forward sortation area). sample_size: number of recipients; reliability high, medium when Statistics Canada flags the area's data quality (DATA_QUALITY_FLAG), low for a value to use with caution (E); a suppressed (x) or too unreliable (F) value is not served. Served at the forward sortation area (first three characters of the postal code) only." } },
+);
+
 export function definitionOf(id: string, locale: 'fr' | 'en', country: Country): string {
   return RESIDENTS_FIELDS.find((f) => f.id === id && f.countries.includes(country))!.definition[locale];
 }
