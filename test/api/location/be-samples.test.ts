@@ -195,6 +195,9 @@ describe('Belgian catalog routes', () => {
     const province = fields.find((f) => f.id === 'location.zones.administrative_area_level2')!;
     expect(province.definition).toContain('Bruxelles-Capitale');
     expect(province.coverage.status).toBe('available');
+    // The price sample has municipalities of the three regions (Bruxelles, Halle, Tubize): every region covered.
+    expect(fields.find((f) => f.id === 'market.sale_price_median')!.coverage).toMatchObject({ status: 'available', territories: expect.arrayContaining([expect.stringContaining('Bruxelles')]) });
+    expect(fields.find((f) => f.id === 'market.sale_price_median')!.coverage.territories).toHaveLength(3);
   });
 });
 
