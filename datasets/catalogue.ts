@@ -15,6 +15,7 @@ import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
 import { statbelPricesSource } from './be/statbel-prices/source.ts';
 import { caCensusSource } from './ca/census/source.ts';
+import { caAssessmentSource } from './ca/assessment/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -32,7 +33,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource, caAssessmentSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

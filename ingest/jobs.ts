@@ -26,6 +26,7 @@ import { censusJob } from './fr/census.job.ts';
 import { housingZonesJob } from './fr/housing-zones.job.ts';
 import { statbelPricesJob } from './be/statbel-prices.job.ts';
 import { caCensusJob } from './ca/census.job.ts';
+import { caAssessmentJob } from './ca/assessment.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -36,7 +37,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  censusJob, housingZonesJob, statbelPricesJob, caCensusJob,
+  censusJob, housingZonesJob, statbelPricesJob, caCensusJob, caAssessmentJob,
 ];
 
 export function jobById(id: string): Job | undefined {

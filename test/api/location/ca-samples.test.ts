@@ -8,6 +8,7 @@ import { ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { ReportResponse } from '../../../api/location/report.ts';
 import { CaResidents } from '../../../schemas/residents.ts';
+import { CaMarket } from '../../../schemas/market.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
@@ -25,7 +26,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'ca.census']) {
+  for (const id of ['ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'ca.census', 'ca.assessment']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -130,3 +131,16 @@ describe('Quebec residents from the census profile sample', () => {
     expect(montreal.missing['income.total_mean']).toBe('not_found');
   });
 });
+
+describe("Quebec market: the roll's comparative factor (ca.assessment)", () => {
+  it("serves a Montreal point its municipality's factor, as DuckDB reads MAMH's file; the averages null, said", async () => {
+    const [row] = await duckRows<{ f: string }>(`SELECT CSALX02163 AS f FROM read_csv('${join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv')}', header = true, all_varchar = true) WHERE cod_geo = '66023'`);
+    const res = await get('/api/v1/ca/report?lat=45.52351&lng=-73.58549&include=market');
+    expect(res.statusCode, res.body).toBe(200);
+    const market = CaMarket.parse(ReportResponse.parse(res.json()).data.market);
+    expect(market.assessed_values?.market_factor).toMatchObject({ value: Number(row!.f), unit: 'ratio', zone: { level: 'locality', code: '66023' }, period: { start: '2026-01-01', end: '2026-12-31' } });
+    expect(market.assessed_values?.average_single_family).toBeNull();
+    expect(market.missing['assessed_values.average_single_family']).toBe('unavailable');
+  });
+});
+

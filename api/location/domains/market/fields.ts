@@ -48,6 +48,11 @@ MARKET_FIELDS.push(
     definition: { fr: "Prix de vente médian de la commune sur l'année civile (Statbel, actes enregistrés par le SPF Finances): apartment, les appartements; house, toutes les maisons (2, 3, 4 façades ou plus). range: premier et troisième quartiles; sample_size: nombre de ventes; fiabilité selon le nombre de ventes (high dès 30, medium dès 10, sinon low; Statbel ne publie pas de code de qualité). Un prix que Statbel ne publie pas (trop peu de ventes) est null (suppressed). Servi à la commune seulement.", en: 'Median sale price of the municipality over the calendar year (Statbel, deeds registered by FPS Finance): apartment, apartments; house, all houses (2, 3, 4 or more facades). range: first and third quartiles; sample_size: number of sales; reliability from the number of sales (high from 30, medium from 10, else low; Statbel publishes no quality code). A price Statbel withholds (too few sales) is null (suppressed). Served at the municipality only.' } },
 );
 
+MARKET_FIELDS.push(
+  { id: 'market.assessed_values', domain: 'market', label: { fr: 'Valeurs foncières', en: 'Assessed values' }, unit: 'ratio', sources: ['ca.assessment'], table: 'zone_values', countries: ['ca'],
+    definition: { fr: "market_factor: facteur comparatif du rôle d'évaluation de la municipalité pour l'exercice financier (MAMH, richesse foncière uniformisée, poste CSALX02163): l'inverse de la proportion médiane du rôle; une valeur au rôle multipliée par ce facteur se lit comme une valeur marchande. Servi à la municipalité. average_single_family et average_per_dwelling: fichiers du MAMH non encore intégrés.", en: "market_factor: comparative factor of the municipality's assessment roll for the fiscal year (MAMH, standardized property wealth, poste CSALX02163): the inverse of the roll's median proportion; a roll value times this factor reads as a market value. Served at the municipality. average_single_family and average_per_dwelling: MAMH's files not ingested yet." } },
+);
+
 export function definitionOf(id: string, locale: 'fr' | 'en'): string {
   return MARKET_FIELDS.find((f) => f.id === id)!.definition[locale];
 }
