@@ -94,6 +94,7 @@ export const FrZoneMarket = z.object({
   median_price_per_m2: ByType(Measure),
   yearly: ByType(Series).describe('calendar years, changes 1y, 5y and since the first year'),
   quarterly: ByType(Series).describe('calendar quarters, changes to the same quarter 1 and 5 years before'),
+  regulation: Regulation.nullable().describe('of a commune (or an arrondissement a list names); null for another level'),
   missing: Missing,
 });
 export type FrZoneMarket = z.infer<typeof FrZoneMarket>;

@@ -17,8 +17,17 @@ const TENSE_CLASSES = { 1: 'tense', 2: 'tense_touristic', 3: 'not_tense' } as co
  * its commune, and rent control where the commune is under it today. Null, with the reason, when
  * the ABC or TLV list is not ingested or does not name the commune.
  */
-export async function regulationAt(deps: MarketDeps, zonesOfPoint: Zones, locale: Locale): Promise<{ value: Regulation | null; missing: Missing; warnings: Warning[] }> {
-  const zones = LEVELS.map((l) => zonesOfPoint[l]).filter((z): z is Zone => z !== null);
+export function regulationAt(deps: MarketDeps, zonesOfPoint: Zones, locale: Locale): Promise<{ value: Regulation | null; missing: Missing; warnings: Warning[] }> {
+  return regulationOver(deps, LEVELS.map((l) => zonesOfPoint[l]).filter((z): z is Zone => z !== null), locale);
+}
+
+/** A zone route: the lists' values of that commune (or arrondissement) only; another level has none. */
+export function regulationOfZone(deps: MarketDeps, zone: Zone, locale: Locale): Promise<{ value: Regulation | null; missing: Missing; warnings: Warning[] }> {
+  if (!LEVELS.includes(zone.level as ZoneLevel)) return Promise.resolve({ value: null, missing: { regulation: 'not_applicable' }, warnings: [] });
+  return regulationOver(deps, [zone], locale);
+}
+
+async function regulationOver(deps: MarketDeps, zones: Zone[], locale: Locale): Promise<{ value: Regulation | null; missing: Missing; warnings: Warning[] }> {
   const rows = deps.warehouse.has('fr', TABLE) ? await valuesOfZones(deps.warehouse, 'fr', TABLE, zones, [ABC, TENSE, RENT]) : [];
   const manifest = await deps.manifests.get('fr');
   const ingested = (source: string) => manifest.partitions.some((p) => p.table === TABLE && p.sources.some((s) => s.id === source));
