@@ -11,6 +11,11 @@ import { seismicSource } from './fr/seismic/source.ts';
 import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
+import { censusSource } from './fr/census/source.ts';
+import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
+import { statbelPricesSource } from './be/statbel-prices/source.ts';
+import { caCensusSource } from './ca/census/source.ts';
+import { caAssessmentSource } from './ca/assessment/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -28,6 +33,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource, caAssessmentSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -35,6 +35,14 @@ export interface CountryProfile {
   outline: { naturalEarthId: string; within?: 'quebec' };
   /** Catalog routes of the country (spec 4.2 lists fields; 4.4 adds domains for Belgium). */
   catalogs: ('fields' | 'domains' | 'categories' | 'hazards')[];
+  /**
+   * The territories the catalog names in a zone-values field's coverage (spec 4.4 coverage
+   * `partial` with the territories covered): the zone level they are, and the territory's code
+   * from the first three characters of a zone code the country publishes values for (an IRIS, a
+   * commune, a statistical sector all start with their department or NIS code). Absent: the
+   * country's zone codes do not say their territory (Quebec's FSAs), coverage is not split.
+   */
+  zoneValueTerritory?: { level: ZoneLevel; of: (codePrefix: string) => string | null };
   address: {
     /** How a postal code is written in a free-text address. */
     postcode: 'five_digits' | 'four_digits_before_locality' | 'canadian_a1a_1a1';

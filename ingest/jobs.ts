@@ -22,6 +22,11 @@ import { radonJob } from './fr/radon.job.ts';
 import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
+import { censusJob } from './fr/census.job.ts';
+import { housingZonesJob } from './fr/housing-zones.job.ts';
+import { statbelPricesJob } from './be/statbel-prices.job.ts';
+import { caCensusJob } from './ca/census.job.ts';
+import { caAssessmentJob } from './ca/assessment.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -32,6 +37,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
+  censusJob, housingZonesJob, statbelPricesJob, caCensusJob, caAssessmentJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -26,6 +26,39 @@ export const NearbySale = z.object({
 });
 export type NearbySale = z.infer<typeof NearbySale>;
 
+/**
+ * ABC zoning (article D304-1 of the construction code): communes classed by the imbalance between
+ * housing supply and demand, from the tensest, with their codes as the ministry writes them.
+ */
+export const ABC_ZONES = ['Abis', 'A', 'B1', 'B2', 'C'] as const;
+/** TLV zoning (article 232 of the tax code, décret 2013-392 as amended): the ministry's classes 1-3. */
+export const TENSE_ZONE_CLASSES = {
+  tense: { fr: 'Zone tendue', en: 'Tense zone' },
+  tense_touristic: { fr: 'Zone tendue et touristique', en: 'Tense and touristic zone' },
+  not_tense: { fr: 'Zone non tendue', en: 'Not a tense zone' },
+} as const satisfies CodeCatalogue<string>;
+export const TenseZoneClass = enumOf(TENSE_ZONE_CLASSES);
+
+/** Rent control (encadrement des loyers, loi ELAN art. 140) in force in the commune; null where it is not. */
+export const RentControl = z.object({
+  scope: z.enum(['commune', 'part_of_commune']).describe('the whole commune, or only part of it (the reference rents apply by area)'),
+  since: IsoDate.describe('first day of rent control in the commune'),
+  until: IsoDate.nullable().describe('last day of the experiment unless extended; null when the list gives none'),
+  zone: z.object({ level: z.string(), code: z.string(), name: z.string().nullable() }).describe('the commune the list names'),
+});
+export type RentControl = z.infer<typeof RentControl>;
+
+/** market.regulation of France (spec 2.9), at the point's commune (its arrondissement where the lists name them). */
+export const Regulation = z.object({
+  tense_zone: z.boolean().describe('in a tense zone of the TLV zoning (tense or tense and touristic)'),
+  tense_zone_class: TenseZoneClass,
+  tense_zone_label: z.string(),
+  rent_control: RentControl.nullable().describe('null when rent control does not apply in the commune (missing gives why)'),
+  abc_zone: z.enum(ABC_ZONES),
+  updated_on: IsoDate.describe("publication date of the lists' editions (the latest of them), else their import date"),
+});
+export type Regulation = z.infer<typeof Regulation>;
+
 /** France data.market (spec 2.9). */
 export const FrMarket = z.object({
   status: DomainStatus,
@@ -37,7 +70,7 @@ export const FrMarket = z.object({
   price_trend: Series.nullable(),
   rent_estimate: z.object({ monthly: Amount.nullable(), per_m2: Measure.nullable(), change_1y: z.number().nullable() }).nullable(),
   gross_yield: Measure.nullable(),
-  regulation: z.object({ tense_zone: z.boolean(), rent_control: z.unknown().nullable(), abc_zone: z.string() }).nullable(),
+  regulation: Regulation.nullable(),
   permits_nearby: z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) }).nullable(),
   missing: Missing,
 });
@@ -61,6 +94,7 @@ export const FrZoneMarket = z.object({
   median_price_per_m2: ByType(Measure),
   yearly: ByType(Series).describe('calendar years, changes 1y, 5y and since the first year'),
   quarterly: ByType(Series).describe('calendar quarters, changes to the same quarter 1 and 5 years before'),
+  regulation: Regulation.nullable().describe('of a commune (or an arrondissement a list names); null for another level'),
   missing: Missing,
 });
 export type FrZoneMarket = z.infer<typeof FrZoneMarket>;
@@ -83,3 +117,18 @@ export const CaMarket = z.object({
   missing: Missing,
 });
 export type CaMarket = z.infer<typeof CaMarket>;
+
+/** A planning permit around the point (spec 2.9 permits_nearby, Belgium: Flanders only); its items are not specified by the spec. */
+const PermitsNearby = z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) });
+
+/**
+ * Belgium data.market (spec 2.9): the municipality's median sale price of the year per property
+ * type (individual sale prices are not published), and planning permits in Flanders.
+ */
+export const BeMarket = z.object({
+  status: DomainStatus,
+  sale_price_median: z.object({ apartment: Measure.nullable(), house: Measure.nullable() }).nullable().describe("Statbel's median sale price of the municipality over the year, EUR"),
+  permits_nearby: PermitsNearby.nullable().describe('Flanders only; null with missing not_covered elsewhere'),
+  missing: Missing,
+});
+export type BeMarket = z.infer<typeof BeMarket>;

@@ -35,3 +35,13 @@ export const BeResidents = z.object({
   missing: Missing,
 });
 export type BeResidents = z.infer<typeof BeResidents>;
+
+/** data.residents in Quebec (spec 2.11): the average total income of the forward sortation area. */
+export const CaResidents = z.object({
+  status: DomainStatus,
+  income: z.object({
+    total_mean: Measure.nullable().describe("average total income of recipients aged 15 and over in private households, CAD/year, at forward sortation area (Statistics Canada's census)"),
+  }),
+  missing: Missing,
+});
+export type CaResidents = z.infer<typeof CaResidents>;

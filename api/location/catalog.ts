@@ -16,6 +16,7 @@ import { ALL_FIELDS, computes, DOMAIN_REGISTRY } from './domains/index.ts';
 import { HAZARD_CATALOG } from './domains/risks/hazards.ts';
 import type { LocationRouteDeps } from './domains/types.ts';
 import { localeOf, placeShape } from './params.ts';
+import { zoneValueTerritories, type ZoneValueTerritories } from './kinds/zone-values.ts';
 
 export const CatalogFieldsResponse = envelopeSchema(CatalogFields);
 export const CatalogDomainsResponse = envelopeSchema(CatalogDomains);
@@ -42,7 +43,7 @@ export async function catalogCategories(warehouse: Warehouse, country: Country, 
 export const CatalogHazardsResponse = envelopeSchema(CatalogHazards);
 
 /** /catalog/fields: each field of the domains with its definition and whether its sources are ingested here. */
-export function catalogFields(country: Country, locale: Locale, manifest: Manifest): CatalogField[] {
+export function catalogFields(country: Country, locale: Locale, manifest: Manifest, zoneTerritories: ZoneValueTerritories | null = null): CatalogField[] {
   return ALL_FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
     const parts = manifest.partitions.filter((p) => f.table !== null && p.table === f.table && p.sources.some((s) => f.sources.includes(s.id) || s.id.startsWith(`${country}.zones.`)));
     const sources = f.sources.map((id) => sourceById(id)).filter((s) => s !== undefined);
@@ -57,6 +58,16 @@ export function catalogFields(country: Country, locale: Locale, manifest: Manife
       const all = perTerritory.partition_territories!;
       territories = [...new Set(parts.map((p) => all[p.partition]).filter((r): r is string => !!r))].sort();
       if (territories.length < Object.keys(all).length) status = 'partial';
+    }
+    // A zone-values field covers the territories where its sources published values (a departmental
+    // or regional extract, a national file): partial while some territory of the country has none.
+    if (zoneTerritories && f.table === 'zone_values' && parts.length > 0) {
+      const codes = new Set(f.sources.flatMap((id) => [...(zoneTerritories.bySource.get(id) ?? [])]));
+      if (codes.size > 0) {
+        territories = [...codes].map((c) => zoneTerritories.names.get(c) ?? c).sort();
+        const known = zoneTerritories.names.size;
+        status = known > 0 && [...zoneTerritories.names.keys()].every((c) => codes.has(c)) ? 'available' : 'partial';
+      }
     }
     return {
       id: f.id, domain: f.domain, label: f.label[locale], definition: f.definition[locale], unit: f.unit, update_frequency: frequency,
@@ -106,7 +117,8 @@ export function catalogRoutes(country: Country, deps: LocationRouteDeps): AnyRou
       handler: async ({ request, query }) => {
         const locale = localeOf(request, query.locale);
         const manifest = await deps.manifests.get(country);
-        return envelope(request, deps.clock, { country, fields: catalogFields(country, locale, manifest) });
+        const territories = await zoneValueTerritories(deps.warehouse, country);
+        return envelope(request, deps.clock, { country, fields: catalogFields(country, locale, manifest, territories) });
       },
     },
     domains: {

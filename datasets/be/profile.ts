@@ -17,5 +17,12 @@ export const beProfile: CountryProfile = {
   },
   outline: { naturalEarthId: '056' },
   catalogs: ['fields', 'domains', 'categories', 'hazards'],
+  // Regions from the NIS code's province: 21 Brussels-Capital; Antwerp (1), Flemish Brabant (23, 24),
+  // West and East Flanders (3, 4), Limburg (7) Flemish; Walloon Brabant (25), Hainaut (5), Liège (6),
+  // Luxembourg (8), Namur (9) Walloon.
+  zoneValueTerritory: {
+    level: 'administrative_area_level1',
+    of: (p) => (/^21/.test(p) ? '04000' : /^(1|23|24|3|4|7)/.test(p) ? '02000' : /^(25|5|6|8|9)/.test(p) ? '03000' : null),
+  },
   address: { postcode: 'four_digits_before_locality' },
 };

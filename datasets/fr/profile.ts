@@ -17,5 +17,7 @@ export const frProfile: CountryProfile = {
   },
   outline: { naturalEarthId: '250' },
   catalogs: ['fields', 'categories', 'hazards'],
+  // Departments: two characters of a commune or IRIS code, three overseas (971-976).
+  zoneValueTerritory: { level: 'administrative_area_level2', of: (p) => (/^97\d/.test(p) ? p : /^(\d{2}|2[AB])/.exec(p)?.[0] ?? null) },
   address: { postcode: 'five_digits' },
 };

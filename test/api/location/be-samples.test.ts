@@ -10,6 +10,8 @@ import { ReportResponse } from '../../../api/location/report.ts';
 import { ZoneChildrenResponse, ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
 import { BeResidents } from '../../../schemas/residents.ts';
+import { BeMarket } from '../../../schemas/market.ts';
+import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -25,7 +27,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['be.zones', 'be.best', 'be.statbel-income']) {
+  for (const id of ['be.zones', 'be.best', 'be.statbel-income', 'be.statbel-prices']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -101,14 +103,40 @@ describe('Belgian location from the samples', () => {
 });
 
 describe('Belgian report', () => {
-  it('serves the location domain and says the others are not ingested yet; building is not a Belgian domain', async () => {
+  it("serves the municipality's median sale prices of the latest year, as DuckDB reads Statbel's file; building is not a Belgian domain", async () => {
     const res = await get('/api/v1/be/report?lat=50.8275&lng=4.3723&include=location,market,building');
     expect(res.statusCode).toBe(200);
     const body = ReportResponse.parse(res.json());
     expect(body.data.location.zones.locality?.code).toBe('21009');
-    expect(body.data['market']).toEqual({ status: 'unavailable', missing: {} });
+    const market = BeMarket.parse(body.data['market']);
+    const file = join(import.meta.dirname, '../../../datasets/be/statbel-prices/TF_IMMO_MUNTY.txt');
+    const source = await duckRows<{ type: string; n: number; p25: number; p50: number; p75: number }>(
+      `SELECT CD_TYPE_NL AS type, CAST(MS_TOTAL_TRANSACTIONS AS INTEGER) AS n, CAST(MS_P_25 AS DOUBLE) AS p25, CAST(MS_P_50_median AS DOUBLE) AS p50, CAST(MS_P_75 AS DOUBLE) AS p75
+       FROM read_csv('${file}', delim = '|', header = true, all_varchar = true)
+       WHERE CD_REFNIS = '21009' AND CD_PERIOD = 'Y' AND CD_YEAR = '2024' AND CD_niveau_refnis = '5' AND (CD_TYPE_NL = 'Appartementen' OR CD_TYPE_NL LIKE 'Alle huizen%')`);
+    expect(source).toHaveLength(2);
+    for (const s of source) {
+      const m = s.type === 'Appartementen' ? market.sale_price_median!.apartment : market.sale_price_median!.house;
+      expect(m).toMatchObject({ value: s.p50, unit: 'EUR', sample_size: s.n, range: { low: s.p25, high: s.p75 }, period: { start: '2024-01-01', end: '2024-12-31' }, zone: { level: 'locality', code: '21009' } });
+    }
+    // Brussels: no permits served anywhere but Flanders.
+    expect(market.missing.permits_nearby).toBe('not_covered');
     expect(body.data['building']).toEqual({ status: 'not_covered', missing: {} });
-    expect(body.meta.warnings.map((w) => `${w.domain}:${w.code}`)).toEqual(expect.arrayContaining(['market:data_unavailable', 'building:not_covered']));
+    expect(body.meta.warnings.map((w) => `${w.domain}:${w.code}`)).toEqual(expect.arrayContaining(['building:not_covered']));
+  });
+
+  it('serves /market and the zone route the same figures, and a statistical sector none of its commune', async () => {
+    const res = await get('/api/v1/be/market?lat=50.8466&lng=4.3524');
+    expect(res.statusCode, res.body).toBe(200);
+    const market = BeMarket.parse(res.json().data.market);
+    expect(market.sale_price_median!.apartment?.zone?.code).toBe('21004');
+    const zone = BeMarket.parse(ZoneResponse.parse((await get('/api/v1/be/zones/locality/21004?include=market')).json()).data.market);
+    expect(zone.sale_price_median).toEqual(market.sale_price_median);
+    expect(zone.missing.permits_nearby).toBe('not_applicable');
+    const first = ZoneChildrenResponse.parse((await get('/api/v1/be/zones/locality/21004/children')).json()).data.children[0]!;
+    const own = BeMarket.parse(ZoneResponse.parse((await get(`/api/v1/be/zones/${first.level}/${first.code}?include=market`)).json()).data.market);
+    expect(own.sale_price_median).toBeNull();
+    expect(own.missing.sale_price_median).toBe('not_applicable');
   });
 });
 
@@ -167,6 +195,9 @@ describe('Belgian catalog routes', () => {
     const province = fields.find((f) => f.id === 'location.zones.administrative_area_level2')!;
     expect(province.definition).toContain('Bruxelles-Capitale');
     expect(province.coverage.status).toBe('available');
+    // The price sample has municipalities of the three regions (Bruxelles, Halle, Tubize): every region covered.
+    expect(fields.find((f) => f.id === 'market.sale_price_median')!.coverage).toMatchObject({ status: 'available', territories: expect.arrayContaining([expect.stringContaining('Bruxelles')]) });
+    expect(fields.find((f) => f.id === 'market.sale_price_median')!.coverage.territories).toHaveLength(3);
   });
 });
 

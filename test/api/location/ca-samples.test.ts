@@ -6,6 +6,11 @@ import { jobById } from '../../../ingest/jobs.ts';
 import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { ZoneResponse } from '../../../api/location/zones/routes.ts';
 import { ErrorBody } from '../../../schemas/error.ts';
+import { ReportResponse } from '../../../api/location/report.ts';
+import { CaResidents } from '../../../schemas/residents.ts';
+import { CaMarket } from '../../../schemas/market.ts';
+import { REPO_ROOT } from '../../../ingest/jobs.ts';
+import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -21,7 +26,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll']) {
+  for (const id of ['ca.zones', 'ca.adresses-quebec', 'ca.montreal-roll', 'ca.census', 'ca.assessment']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -98,3 +103,44 @@ describe('Quebec location from the samples', () => {
     ]);
   });
 });
+
+describe('Quebec residents from the census profile sample', () => {
+  const FILE = join(REPO_ROOT, 'datasets/ca/census/98-401-X2021013_English_CSV_data.csv');
+  const profile = (fsa: string) => duckRows<{ name: string; c1: string | null; symbol: string | null }>(
+    `SELECT trim(CHARACTERISTIC_NAME) AS name, C1_COUNT_TOTAL AS c1, SYMBOL AS symbol
+     FROM read_csv('${FILE}', delim = ',', header = true, all_varchar = true, encoding = 'latin-1') WHERE ALT_GEO_CODE = '${fsa}' ORDER BY CAST(CHARACTERISTIC_ID AS INTEGER)`);
+
+  it("serves the Plateau point its FSA's average total income, with its block's recipients, as DuckDB reads the profile", async () => {
+    const rows = await profile('H2T');
+    const i = rows.findIndex((r) => r.name.startsWith('Average total income in 2020'));
+    const recipients = rows.slice(0, i).reverse().find((r) => r.name.startsWith('Number of total income recipients'))!;
+    const res = await get('/api/v1/ca/report?lat=45.52351&lng=-73.58549&include=residents&locale=en');
+    expect(res.statusCode, res.body).toBe(200);
+    const residents = CaResidents.parse(ReportResponse.parse(res.json()).data.residents);
+    expect(residents).toMatchObject({ status: 'ok', income: { total_mean: {
+      value: Number(rows[i]!.c1), unit: 'CAD/year', sample_size: Number(recipients.c1), reliability: 'high',
+      zone: { level: 'postal_code_prefix', code: 'H2T' }, period: { start: '2020-01-01', end: '2020-12-31' },
+    } } });
+  });
+
+  it('serves the zone route only its own value; a flagged FSA is medium', async () => {
+    const own = CaResidents.parse(ZoneResponse.parse((await get('/api/v1/ca/zones/postal_code_prefix/J0P?include=residents')).json()).data.residents);
+    expect(own.income.total_mean).toMatchObject({ reliability: 'medium', zone: { code: 'J0P' } });
+    const montreal = CaResidents.parse(ZoneResponse.parse((await get('/api/v1/ca/zones/locality/66023?include=residents')).json()).data.residents);
+    expect(montreal.income.total_mean).toBeNull();
+    expect(montreal.missing['income.total_mean']).toBe('not_found');
+  });
+});
+
+describe("Quebec market: the roll's comparative factor (ca.assessment)", () => {
+  it("serves a Montreal point its municipality's factor, as DuckDB reads MAMH's file; the averages null, said", async () => {
+    const [row] = await duckRows<{ f: string }>(`SELECT CSALX02163 AS f FROM read_csv('${join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv')}', header = true, all_varchar = true) WHERE cod_geo = '66023'`);
+    const res = await get('/api/v1/ca/report?lat=45.52351&lng=-73.58549&include=market');
+    expect(res.statusCode, res.body).toBe(200);
+    const market = CaMarket.parse(ReportResponse.parse(res.json()).data.market);
+    expect(market.assessed_values?.market_factor).toMatchObject({ value: Number(row!.f), unit: 'ratio', zone: { level: 'locality', code: '66023' }, period: { start: '2026-01-01', end: '2026-12-31' } });
+    expect(market.assessed_values?.average_single_family).toBeNull();
+    expect(market.missing['assessed_values.average_single_family']).toBe('unavailable');
+  });
+});
+

@@ -25,4 +25,17 @@ describe('catalogFields coverage (spec 4.4)', () => {
     const ca = catalogFields('ca', 'en', { ...manifest(), country: 'ca' });
     expect(ca.find((f) => f.id === 'location.zones.rental_survey_area')).toMatchObject({ sources: ['ca.rental-areas'], update_frequency: 'yearly', coverage: { status: 'not_ingested' } });
   });
+
+  it('says a zone-values field partial with the regions where its source published values, available once every region has some', () => {
+    const prices = manifest(partition('be.statbel-prices.2024', 'be.statbel-prices', 'zone_values'));
+    const names = new Map([['02000', 'Vlaams Gewest'], ['03000', 'Région wallonne'], ['04000', 'Région de Bruxelles-Capitale']]);
+    const some = catalogFields('be', 'en', prices, { bySource: new Map([['be.statbel-prices', new Set(['04000', '02000'])]]), names });
+    expect(some.find((f) => f.id === 'market.sale_price_median')!.coverage).toEqual({ status: 'partial', territories: ['Région de Bruxelles-Capitale', 'Vlaams Gewest'], updated_on: '2026-11-20' });
+    const every = catalogFields('be', 'en', prices, { bySource: new Map([['be.statbel-prices', new Set(names.keys())]]), names });
+    expect(every.find((f) => f.id === 'market.sale_price_median')!.coverage.status).toBe('available');
+    // Another source's territories do not count for this field.
+    const other = catalogFields('be', 'en', prices, { bySource: new Map([['be.statbel-income', new Set(names.keys())]]), names });
+    expect(other.find((f) => f.id === 'market.sale_price_median')!.coverage).toMatchObject({ status: 'available', territories: null });
+  });
 });
+

@@ -9,8 +9,9 @@ import { definitionOf } from './fields.ts';
 
 const TABLE = 'zone_values';
 const ROOMS = ['studio', 'one_bedroom', 'two_bedrooms', 'three_bedrooms_plus'] as const;
-/** Fields whose sources (the assessment roll, registered sales, permits) are not ingested yet. */
-const PENDING = ['registered_sales', 'assessed_values', 'gross_yield', 'property_tax.rates.residential', 'property_tax.estimate', 'permits_nearby'] as const;
+/** Fields whose sources (MAMH's average values and tax rates, registered sales, permits) are not ingested yet. */
+const PENDING = ['registered_sales', 'assessed_values.average_single_family', 'assessed_values.average_per_dwelling', 'gross_yield', 'property_tax.rates.residential', 'property_tax.estimate', 'permits_nearby'] as const;
+const FACTOR = 'assessment.market_factor';
 
 /**
  * Quebec's market over the given zones (the point's rental-survey neighbourhood; a zone route's
@@ -19,24 +20,36 @@ const PENDING = ['registered_sales', 'assessed_values', 'gross_yield', 'property
  */
 async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Locale, outsideSurvey: 'not_covered' | 'not_applicable'): Promise<Resolved> {
   const missing: Missing = Object.fromEntries(PENDING.map((f) => [f, 'unavailable']));
-  const warnings: Warning[] = [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: the assessment roll's figures, registered sales and permits are not ingested yet` }];
+  const warnings: Warning[] = [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: MAMH's average assessed values and tax rates, registered sales and permits are not ingested yet` }];
   const value: CaMarket = {
     status: 'partial', registered_sales: null, assessed_values: null, average_rent: null, gross_yield: null,
     property_tax: { rates: { residential: null }, estimate: null }, rental_vacancy: null, permits_nearby: null, missing,
   };
   const surveyZones = zones.filter((z) => z.level === 'rental_survey_area');
+  const municipality = zones.find((z) => z.level === 'locality') ?? null;
   if (!deps.warehouse.has('ca', TABLE)) {
-    missing.average_rent = 'unavailable'; missing.rental_vacancy = 'unavailable';
+    missing.average_rent = 'unavailable'; missing.rental_vacancy = 'unavailable'; missing['assessed_values.market_factor'] = 'unavailable';
     warnings.push({ domain: 'market', code: 'data_unavailable', message: "CMHC's Rental Market Survey (ca.cmhc) is not ingested on this service yet" });
     return { value: { ...value, status: 'unavailable' }, warnings };
+  }
+  const manifest = await deps.manifests.get('ca');
+  const now = deps.clock.now();
+  // The roll's comparative factor of the municipality (MAMH, ca.assessment); the averages wait for their files.
+  const factorRows = municipality ? await valuesOfZones(deps.warehouse, 'ca', TABLE, [municipality], [FACTOR]) : [];
+  const factor = municipality ? finestValue(factorRows, [municipality], FACTOR) : null;
+  const assessmentIngested = manifest.partitions.some((p) => p.table === TABLE && p.sources.some((x) => x.id === 'ca.assessment'));
+  value.assessed_values = {
+    average_single_family: null, average_per_dwelling: null,
+    market_factor: factor?.value ? measureOf(factor.value, municipality!, definitionOf('market.assessed_values', locale), updatedOnOf(factor.value, manifest, TABLE, now), now) : null,
+  };
+  if (!value.assessed_values.market_factor) {
+    missing['assessed_values.market_factor'] = !assessmentIngested ? 'unavailable' : !municipality ? outsideSurvey : factor!.reason!;
   }
   if (surveyZones.length === 0) {
     missing.average_rent = outsideSurvey; missing.rental_vacancy = outsideSurvey;
     return { value, warnings };
   }
   const rows = await valuesOfZones(deps.warehouse, 'ca', TABLE, surveyZones, ['rent.average', 'rental.vacancy_rate']);
-  const manifest = await deps.manifests.get('ca');
-  const now = deps.clock.now();
   const measure = (indicator: string, breakdown: string | null, field: string): Measure | null => {
     const served = finestValue(rows, surveyZones, indicator, breakdown);
     if (!served.value) { missing[field] = served.reason; return null; }
@@ -51,6 +64,6 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
 
 /** A point outside every surveyed neighbourhood: the survey publishes nothing there. */
 export const caMarketResolver: Resolver = (deps, ctx) =>
-  caMarketOver(deps, [ctx.location.zones.rental_survey_area].filter((z): z is Zone => z !== null), ctx.locale, 'not_covered');
+  caMarketOver(deps, [ctx.location.zones.rental_survey_area, ctx.location.zones.locality].filter((z): z is Zone => z !== null), ctx.locale, 'not_covered');
 /** A zone of another level: the survey's figures have no meaning there (they are published by neighbourhood). */
 export const caZoneMarketResolver: ZoneResolver = (deps, ctx) => caMarketOver(deps, [ctx.zone], ctx.locale, 'not_applicable');

@@ -7,6 +7,7 @@ import type { ZoneResolver } from '../types.ts';
 import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
 import { isStale, updatedOn } from './freshness.ts';
 import { MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
+import { regulationOfZone } from './fr-regulation.ts';
 
 const TYPES = ['apartment', 'house'] as const;
 const round1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
@@ -31,9 +32,11 @@ function series(rows: IndicatorRow[], zone: Zone): Series | null {
 
 /** France's market of one zone: the values computed for that zone only (market_indicators), never a wider zone's. */
 export const frZoneMarketResolver: ZoneResolver = async (deps, { zone, locale }) => {
+  const regulation = await regulationOfZone(deps, zone, locale);
   const empty = (status: FrZoneMarket['status'], reason: 'not_covered' | 'unavailable' | 'not_applicable'): FrZoneMarket => ({
     status, median_price_per_m2: { apartment: null, house: null }, yearly: { apartment: null, house: null }, quarterly: { apartment: null, house: null },
-    missing: Object.fromEntries(['median_price_per_m2', 'yearly', 'quarterly'].map((f) => [f, reason])),
+    regulation: regulation.value,
+    missing: { ...Object.fromEntries(['median_price_per_m2', 'yearly', 'quarterly'].map((f) => [f, reason])), ...regulation.missing },
   });
   const department = departmentOfZone(zone);
   if (department !== null && NOT_COVERED_DEPARTMENTS.includes(department)) {
@@ -72,7 +75,7 @@ export const frZoneMarketResolver: ZoneResolver = async (deps, { zone, locale })
     value.quarterly[type] = series(quarters.filter((r) => r.property_type === type), zone);
     if (!value.quarterly[type]) missing[`quarterly.${type}`] = 'insufficient_sample';
   }
-  value.missing = missing;
-  const warnings: Warning[] = [];
+  value.missing = { ...missing, ...regulation.missing };
+  const warnings: Warning[] = [...regulation.warnings];
   return { value, warnings };
 };

@@ -14,6 +14,7 @@ import { isStale, updatedOn } from './freshness.ts';
 import { finestReliable, indicatorWindow, MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
 import { salesAround, type NearbySaleRow } from './sales-nearby.ts';
 import { rentEstimate } from './fr-rents.ts';
+import { regulationAt } from './fr-regulation.ts';
 
 export interface MarketDeps { warehouse: Warehouse; manifests: Manifests; clock: Clock }
 export interface MarketQuery {
@@ -25,11 +26,11 @@ export interface MarketQuery {
 export const SALES_RADIUS_M = 500;
 /** Sales kept in a report's list; the market sales route serves them all, paginated. */
 export const REPORT_ITEMS = 10;
-const PENDING = ['gross_yield', 'regulation', 'permits_nearby'] as const;
-const PENDING_WARNING: Warning = { domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: the gross yield is not computed yet, and the housing regulation and planning permits are not ingested yet` };
+const PENDING = ['gross_yield', 'permits_nearby'] as const;
+const PENDING_WARNING: Warning = { domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: the gross yield is not computed yet, and planning permits are not ingested yet` };
 
 function empty(status: FrMarket['status'], reason: 'not_covered' | 'unavailable'): FrMarket {
-  const missing: Missing = Object.fromEntries(['sales_nearby', 'price_trend', 'rent_estimate', ...PENDING].map((f) => [f, reason]));
+  const missing: Missing = Object.fromEntries(['sales_nearby', 'price_trend', 'rent_estimate', 'regulation', ...PENDING].map((f) => [f, reason]));
   return { status, sales_nearby: null, price_trend: null, rent_estimate: null, gross_yield: null, regulation: null, permits_nearby: null, missing };
 }
 
@@ -69,23 +70,24 @@ const round1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 1
 export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ market: FrMarket; warnings: Warning[] }> {
   const { warehouse } = deps;
   // Only the sales are unpublished there (spec 2.5); the other parts answer as elsewhere in France.
+  const regulation = await regulationAt(deps, q.zones, q.locale);
   if (notCovered(q.zones)) {
     const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale);
-    const missing: Missing = { sales_nearby: 'not_covered', price_trend: 'not_covered', ...rent.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
+    const missing: Missing = { sales_nearby: 'not_covered', price_trend: 'not_covered', ...rent.missing, ...regulation.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
     return {
-      market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, missing },
+      market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, regulation: regulation.value, missing },
       warnings: [
         { domain: 'market', code: 'not_covered', message: 'property sales are not published in Alsace-Moselle (57, 67, 68) and Mayotte (976): sales_nearby and price_trend are null' },
-        ...rent.warnings, PENDING_WARNING,
+        ...rent.warnings, ...regulation.warnings, PENDING_WARNING,
       ],
     };
   }
   if (!warehouse.has('fr', 'sales') || !warehouse.has('fr', 'market_indicators')) {
     const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale);
     const sales: Warning = { domain: 'market', code: 'data_unavailable', message: 'property sales (DVF) are not ingested on this service yet' };
-    if (!rent.value) return { market: empty('unavailable', 'unavailable'), warnings: [sales] };
-    const missing: Missing = { sales_nearby: 'unavailable', price_trend: 'unavailable', ...rent.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
-    return { market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, missing }, warnings: [sales, ...rent.warnings, PENDING_WARNING] };
+    if (!rent.value && !regulation.value) return { market: empty('unavailable', 'unavailable'), warnings: [sales] };
+    const missing: Missing = { sales_nearby: 'unavailable', price_trend: 'unavailable', ...rent.missing, ...regulation.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
+    return { market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, regulation: regulation.value, missing }, warnings: [sales, ...rent.warnings, ...regulation.warnings, PENDING_WARNING] };
   }
   const manifest = await deps.manifests.get('fr');
   const updated = updatedOn(manifest, 'market_indicators') ?? deps.clock.now().toISOString().slice(0, 10);
@@ -120,16 +122,16 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   if (!trend) missing.price_trend = 'insufficient_sample';
   for (const f of PENDING) missing[f] = 'unavailable';
   const rent = await rentEstimate(deps, q.zones, type, q.locale);
-  Object.assign(missing, rent.missing);
+  Object.assign(missing, rent.missing, regulation.missing);
 
   const count = q.propertyType ? (around?.count ?? 0) : stats.reduce((n, s) => n + s.count, 0);
   return {
     market: {
       status: 'partial',
       sales_nearby: { count, median_price_per_m2: chosen?.build() ?? null, items: items.map((r) => saleItem(r, q.parcelId, q.locale)) },
-      price_trend: trend, rent_estimate: rent.value, gross_yield: null, regulation: null, permits_nearby: null, missing,
+      price_trend: trend, rent_estimate: rent.value, gross_yield: null, regulation: regulation.value, permits_nearby: null, missing,
     },
-    warnings: [...rent.warnings, PENDING_WARNING],
+    warnings: [...rent.warnings, ...regulation.warnings, PENDING_WARNING],
   };
 }
 

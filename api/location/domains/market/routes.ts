@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INT4, queryInt } from '../../../../schemas/inputs.ts';
 import { envelope as envelopeSchema } from '../../../../schemas/envelope.ts';
-import { FrMarket, SalesPage } from '../../../../schemas/market.ts';
+import { BeMarket, FrMarket, SalesPage } from '../../../../schemas/market.ts';
 import { envelope } from '../../../core/respond.ts';
 import type { AnyRoute } from '../../../core/routes.ts';
 import { locate } from '../../locate.ts';
@@ -10,6 +10,7 @@ import { PLACE_ERRORS, reportShape } from '../../params.ts';
 import type { LocationRouteDeps } from '../types.ts';
 import { frMarket, notCovered, parcelIdOf, saleItem, SALES_RADIUS_M } from './fr.ts';
 import { salesIndexOf } from './sales-index.ts';
+import { beMarketResolver } from './be.ts';
 import { salesAround } from './sales-nearby.ts';
 
 export const FrMarketResponse = envelopeSchema(z.object({ market: FrMarket }));
@@ -68,4 +69,26 @@ export function frMarketRoutes(deps: LocationRouteDeps): AnyRoute[] {
       },
     },
   ];
+}
+
+export const BeMarketResponse = envelopeSchema(z.object({ market: BeMarket }));
+
+/**
+ * GET /api/v1/be/market (spec 4.4): the municipality's median sale prices; property_type and
+ * radius are accepted as the spec lists them (radius for the permits, property_type has no effect:
+ * both types are always served).
+ */
+export function beMarketRoute(deps: LocationRouteDeps): AnyRoute {
+  return {
+    method: 'GET', url: '/api/v1/be/market', tags: ['be'], summary: 'Property market at a position or an address',
+    description: "data.market (spec 2.9, Belgium): Statbel's median sale price of the point's municipality over the year, apartments and houses; planning permits (Flanders) not ingested yet.",
+    query: z.strictObject(marketShape), response: BeMarketResponse, errors: [...ERRORS],
+    policy: { auth: true, country: 'be', domain: 'market', units: 1 },
+    handler: async ({ request, query }) => {
+      const locale = localeOf(request, query.locale);
+      const { location, warnings } = await locate(deps, 'be', placeInput(query), locale);
+      const { value, warnings: w } = await beMarketResolver(deps, { country: 'be', location, locale, fields: [] });
+      return envelope(request, deps.clock, { market: value }, [...warnings, ...w]);
+    },
+  };
 }

@@ -63,6 +63,16 @@ describe('zone routes with the zone values of market and residents', () => {
     expect(body.meta.warnings).toContainEqual(expect.objectContaining({ domain: 'residents', code: 'domain_not_allowed' }));
   });
 
+  it("serves a commune's regulation on its own zone route only: the arrondissement, not on the lists, gets none", async () => {
+    const paris = FrZoneMarket.parse(ZoneResponse.parse((await get('/api/v1/fr/zones/locality/75056?include=market')).json()).data.market);
+    expect(paris.regulation).toMatchObject({ abc_zone: 'Abis', tense_zone: true, rent_control: { zone: { code: '75056' } } });
+    const third = FrZoneMarket.parse(ZoneResponse.parse((await get('/api/v1/fr/zones/sublocality_level1/75103?include=market')).json()).data.market);
+    expect(third.regulation).toBeNull();
+    expect(third.missing.regulation).toBe('not_found');
+    const iris = FrZoneMarket.parse(ZoneResponse.parse((await get('/api/v1/fr/zones/sublocality_level2/751031202?include=market')).json()).data.market);
+    expect(iris.missing.regulation).toBe('not_applicable');
+  });
+
   it('answers an unknown zone 404 zone_not_found, whatever is included', async () => {
     const res = await get('/api/v1/fr/zones/locality/57463?include=market');
     expect(res.statusCode).toBe(404);

@@ -5,7 +5,7 @@ import { duckRows } from '../../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrMarketResponse } from '../../../../../api/location/domains/market/routes.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
-import { runSamples } from '../../../../../ingest/jobs.ts';
+import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { FrMarket } from '../../../../../schemas/market.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -56,5 +56,38 @@ describe('market on the samples', () => {
     expect(Number(rows[0]!.n)).toBeGreaterThan(20);
     expect(rows[0]!.placed).toBe(rows[0]!.n);
     expect(rows[0]!.at_address).toBe(rows[0]!.n);
+  });
+});
+
+describe('market.regulation on the samples (fr.housing-zones)', () => {
+  const SAMPLE = join(REPO_ROOT, 'datasets/fr/housing-zones');
+  const lists = (commune: string) => table<{ abc: string; tlv: string; scope: string | null; since: string | null; until: string | null }>(
+    `SELECT a."Zonage ABC en vigueur" AS abc, t."Zonage TLV post décret 22/12/2025" AS tlv, r.perimetre AS scope, r.debut AS since, r.fin AS until
+     FROM read_csv('${SAMPLE}/liste-ensemble-des-communes-zonage-abc.csv', delim = ';', header = true, all_varchar = true) a
+     JOIN read_csv('${SAMPLE}/zonage-tlv.csv', delim = ';', header = true, all_varchar = true) t ON t.CODGEO25 = a.CODGEO
+     LEFT JOIN read_csv('${SAMPLE}/encadrement-des-loyers.csv', delim = ';', header = true, all_varchar = true) r ON r.code_insee = a.CODGEO
+     WHERE a.CODGEO = '${commune}'`);
+  const regulationAt = async (lat: number, lng: number) => {
+    const res = await get(`/api/v1/fr/report?lat=${lat}&lng=${lng}&include=market&locale=en`);
+    expect(res.statusCode, res.body).toBe(200);
+    return FrMarket.parse(ReportResponse.parse(res.json()).data.market);
+  };
+
+  it("serves Paris (listed as the commune 75056) the lists' classes and its rent control, as DuckDB reads the files", async () => {
+    const [paris] = await lists('75056');
+    const market = await regulationAt(48.86305, 2.36196);
+    expect(market.regulation).toMatchObject({
+      abc_zone: paris!.abc, tense_zone: paris!.tlv.startsWith('1') || paris!.tlv.startsWith('2'), tense_zone_class: 'tense', tense_zone_label: 'Tense zone',
+      rent_control: { scope: 'commune', since: paris!.since, until: paris!.until, zone: { level: 'locality', code: '75056' } },
+    });
+    expect(market.missing.regulation).toBeUndefined();
+  });
+
+  it('serves Abzac zone C, not tense, and rent control null because it is not on the list', async () => {
+    const [abzac] = await lists('33001');
+    expect(abzac!.scope).toBeNull();
+    const market = await regulationAt(45.0136, -0.1291);
+    expect(market.regulation).toMatchObject({ abc_zone: abzac!.abc, tense_zone: false, tense_zone_class: 'not_tense', rent_control: null });
+    expect(market.missing['regulation.rent_control']).toBe('not_covered');
   });
 });

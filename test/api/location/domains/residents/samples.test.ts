@@ -14,6 +14,8 @@ import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 let t: TestApp;
 let dataDir: string;
 const SOURCE = join(REPO_ROOT, 'datasets/fr/filosofi/BASE_TD_FILO_DISP_IRIS_2018.csv');
+const HOUSING = join(REPO_ROOT, 'datasets/fr/census/base-ic-logement-2019.csv');
+const HOUSEHOLDS = join(REPO_ROOT, 'datasets/fr/census/base-ic-couples-familles-menages-2019.csv');
 
 const query = duckRows;
 
@@ -51,9 +53,29 @@ describe('residents in France on the samples', () => {
       } else {
         expect(residents.income.poverty_rate).toMatchObject({ value: Number(s.tp), unit: '%' });
       }
-      expect(residents.status).toBe('partial');
-      expect(residents.housing.dwellings).toBeNull();
-      expect(residents.missing['housing.dwellings']).toBe('unavailable');
+      expect(residents.status).toBe('ok');
+    }
+  });
+
+  it('serves every IRIS its census figures, as DuckDB computes them on the published files', async () => {
+    const source = await query<{ code: string; log: number; houses: number; owners: number; social: number; men: number }>(
+      `SELECT l.IRIS AS code, round(CAST(P19_LOG AS DOUBLE)) AS log, round(100 * CAST(P19_MAISON AS DOUBLE) / CAST(P19_LOG AS DOUBLE), 1) AS houses,
+         round(100 * CAST(P19_RP_PROP AS DOUBLE) / CAST(P19_RP AS DOUBLE), 1) AS owners, round(100 * CAST(P19_RP_LOCHLMV AS DOUBLE) / CAST(P19_RP AS DOUBLE), 1) AS social,
+         round(CAST(C19_MEN AS DOUBLE)) AS men
+       FROM read_csv('${HOUSING}', delim = ';', header = true, all_varchar = true) l
+       JOIN read_csv('${HOUSEHOLDS}', delim = ';', header = true, all_varchar = true) m ON m.IRIS = l.IRIS
+       WHERE l.IRIS LIKE '75103%' OR l.IRIS = '330010000'`);
+    expect(source.length).toBe(9);
+    for (const s of source) {
+      const { residents } = await residentsIn(s.code);
+      const zone = { level: 'sublocality_level2', code: s.code };
+      const period = { start: '2019-01-01', end: '2019-01-01' };
+      expect(residents.housing.dwellings).toMatchObject({ value: Number(s.log), unit: 'count', zone, period, reliability: 'high' });
+      expect(residents.households.count).toMatchObject({ value: Number(s.men), unit: 'count', zone });
+      expect(residents.housing.houses_share!.value).toBeCloseTo(Number(s.houses), 6);
+      expect(residents.housing.owners_share!.value).toBeCloseTo(Number(s.owners), 6);
+      expect(residents.housing.social_housing_share).toMatchObject({ unit: '%', zone });
+      expect(residents.housing.social_housing_share!.value).toBeCloseTo(Number(s.social), 6);
     }
   });
 

@@ -1,0 +1,24 @@
+import type { Source } from '../../source.ts';
+
+/**
+ * Statbel's real-estate sales by municipality (open data, pipe-separated): number of sales and
+ * price quartiles per property type, year and period (Y, semesters, quarters), from the deeds
+ * registered by FPS Finance.
+ */
+export const statbelPricesSource: Source = {
+  id: 'be.statbel-prices',
+  country: 'be',
+  name: 'Ventes de biens immobiliers par commune / Verkoop van onroerende goederen per gemeente',
+  producer: 'Statbel (Direction générale Statistique - Statistics Belgium), from FPS Finance deeds',
+  licence: 'Licence open data Statbel (compatible CC BY 4.0)',
+  licence_url: 'https://statbel.fgov.be/fr/propos-de-statbel/informations-legales/licence-open-data',
+  attribution: 'Statbel, prix de l’immobilier',
+  url: 'https://statbel.fgov.be/fr/open-data/ventes-de-biens-immobiliers-par-commune',
+  download_url: null,
+  format: 'csv',
+  crs: 'none (joined by REFNIS municipality code)',
+  encoding: 'utf-8 (with BOM)',
+  update_frequency: 'yearly',
+  tables: ['zone_values'],
+  sample: 'datasets/be/statbel-prices',
+};

@@ -1,0 +1,24 @@
+import type { Source } from '../../source.ts';
+
+/**
+ * MAMH's richesse foncière uniformisée (RFU) by municipal body, on Données Québec: one row per
+ * organisme municipal (cod_geo), one column per "poste" code of MAMH's financial data; CSALX02163
+ * is the comparative factor of the roll (the inverse of its median proportion) for the fiscal year.
+ */
+export const caAssessmentSource: Source = {
+  id: 'ca.assessment',
+  country: 'ca',
+  name: 'Richesse foncière uniformisée (RFU) des organismes municipaux',
+  producer: "Ministère des Affaires municipales et de l'Habitation (MAMH), Québec",
+  licence: 'Creative Commons Attribution 4.0 (CC BY 4.0)',
+  licence_url: 'https://creativecommons.org/licenses/by/4.0/',
+  attribution: 'Gouvernement du Québec, MAMH, richesse foncière uniformisée',
+  url: 'https://www.donneesquebec.ca/recherche/dataset/richesse-fonciere-uniformisee',
+  download_url: null,
+  format: 'csv',
+  crs: 'none (joined by municipality code)',
+  encoding: 'utf-8',
+  update_frequency: 'yearly',
+  tables: ['zone_values'],
+  sample: 'datasets/ca/assessment',
+};

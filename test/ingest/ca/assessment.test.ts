@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ingestCaAssessment } from '../../../ingest/ca/assessment.ts';
+import { REPO_ROOT } from '../../../ingest/jobs.ts';
+import { duckRows } from '../../helpers/duckdb.ts';
+import { silentContext } from '../../helpers/fixture-data.ts';
+
+const SAMPLE = join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv');
+
+describe('ca.assessment', () => {
+  it("writes each municipality's comparative factor as DuckDB reads the file, a body without one left", async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-assessment-')), 'data');
+    const [summary] = await ingestCaAssessment(silentContext(dataDir), { path: SAMPLE, year: 2026 });
+    expect(summary).toMatchObject({ partition: 'ca.assessment.2026', rejects: 0 });
+    const source = await duckRows<{ code: string; factor: number }>(
+      `SELECT cod_geo AS code, CAST(CSALX02163 AS DOUBLE) AS factor FROM read_csv('${SAMPLE}', header = true, all_varchar = true) WHERE CSALX02163 IS NOT NULL AND CSALX02163 <> '' ORDER BY code`);
+    const out = await duckRows<{ code: string; factor: number; unit: string; level: string; start: string }>(
+      `SELECT code, value AS factor, unit, level, strftime(period_start, '%Y-%m-%d') AS start FROM '${dataDir}/ca/zone_values/*.parquet' ORDER BY code`);
+    expect(out.map((r) => [r.code, r.factor])).toEqual(source.map((s) => [s.code, s.factor]));
+    expect(source).toHaveLength(3);
+    expect(new Set(out.map((r) => `${r.level} ${r.unit} ${r.start}`))).toEqual(new Set(['locality ratio 2026-01-01']));
+  });
+
+  it('refuses a bad factor with its line and a file of another layout naming the missing columns, publishing nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-ca-assessment-bad-'));
+    const file = join(dir, 'rfu.csv');
+    await writeFile(file, 'cod_geo,nom_organisme,CSALX02163\r\n66023,Montréal,-1\r\n6602,X,1.1\r\n65005,Laval,1.04\r\n');
+    const [summary] = await ingestCaAssessment({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file, year: 2026 });
+    expect(summary).toMatchObject({ rows: 1, rejects: 2 });
+    await writeFile(file, 'code,facteur\r\n66023,1.08\r\n');
+    await expect(ingestCaAssessment(silentContext(join(dir, 'fresh')), { path: file, year: 2026 })).rejects.toThrow(/missing columns cod_geo, CSALX02163/);
+    expect(existsSync(join(dir, 'fresh', 'ca', 'zone_values'))).toBe(false);
+  });
+});
