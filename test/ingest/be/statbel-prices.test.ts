@@ -7,6 +7,7 @@ import { ingestStatbelPrices } from '../../../ingest/be/statbel-prices.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const SAMPLE = join(REPO_ROOT, 'datasets/be/statbel-prices/TF_IMMO_MUNTY.txt');
 const HEAD = 'CD_YEAR|CD_TYPE_NL|CD_TYPE_FR|CD_REFNIS|CD_REFNIS_NL|CD_REFNIS_FR|CD_PERIOD|CD_CLASS_SURFACE|MS_TOTAL_TRANSACTIONS|MS_P_25|MS_P_50_median|MS_P_75|CD_niveau_refnis';
@@ -16,7 +17,7 @@ describe('be.statbel-prices', () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-prices-')), 'data');
     const parts = await ingestStatbelPrices(silentContext(dataDir), { path: SAMPLE });
     expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.statbel-prices.2023', 0], ['be.statbel-prices.2024', 0]]);
-    expect((await readdir(join(dataDir, 'be', 'zone_values'))).sort()).toEqual(['be.statbel-prices.2023.parquet', 'be.statbel-prices.2024.parquet']);
+    expect((await readdir(tableDir(dataDir, 'be', 'zone_values'))).sort()).toEqual(['be.statbel-prices.2023.parquet', 'be.statbel-prices.2024.parquet']);
     const source = await duckRows<{ year: string; code: string; type: string; n: number; p25: number | null; p50: number | null; p75: number | null }>(
       `SELECT CD_YEAR AS year, CD_REFNIS AS code, CASE WHEN CD_TYPE_NL = 'Appartementen' THEN 'apartment' ELSE 'house' END AS type, CAST(MS_TOTAL_TRANSACTIONS AS INTEGER) AS n,
          TRY_CAST(MS_P_25 AS DOUBLE) AS p25, TRY_CAST(MS_P_50_median AS DOUBLE) AS p50, TRY_CAST(MS_P_75 AS DOUBLE) AS p75
@@ -24,12 +25,12 @@ describe('be.statbel-prices', () => {
        WHERE CD_PERIOD = 'Y' AND CD_niveau_refnis = '5' AND (CD_TYPE_NL = 'Appartementen' OR CD_TYPE_NL LIKE 'Alle huizen%') ORDER BY year, code, type`);
     const out = await duckRows<{ year: string; code: string; type: string; n: number; p25: number | null; p50: number | null; p75: number | null }>(
       `SELECT strftime(period_start, '%Y') AS year, code, breakdown AS type, sample_size AS n, range_low AS p25, value AS p50, range_high AS p75
-       FROM '${dataDir}/be/zone_values/*.parquet' ORDER BY year, code, type`);
+       FROM '${tableGlob(dataDir, 'be', 'zone_values')}' ORDER BY year, code, type`);
     expect(source).toHaveLength(20);
     expect(out).toEqual(source);
     // Machelen's 2024 apartments: withheld by Statbel, kept as withheld (never 0).
     const [withheld] = await duckRows<{ suppressed: boolean; value: number | null; reliability: string }>(
-      `SELECT suppressed, value, reliability FROM '${dataDir}/be/zone_values/*.parquet' WHERE code = '23047' AND breakdown = 'apartment' AND period_start = DATE '2024-01-01'`);
+      `SELECT suppressed, value, reliability FROM '${tableGlob(dataDir, 'be', 'zone_values')}' WHERE code = '23047' AND breakdown = 'apartment' AND period_start = DATE '2024-01-01'`);
     expect(withheld).toEqual({ suppressed: true, value: null, reliability: 'low' });
   });
 
@@ -41,6 +42,6 @@ describe('be.statbel-prices', () => {
     expect(summary).toMatchObject({ rows: 1, rejects: 2 });
     await writeFile(file, 'CD_YEAR|CD_REFNIS|MS_P_50_median\r\n2024|21004|240000\r\n');
     await expect(ingestStatbelPrices(silentContext(join(dir, 'fresh')), { path: file })).rejects.toThrow(/missing columns CD_TYPE_NL, CD_PERIOD, MS_TOTAL_TRANSACTIONS, MS_P_25, MS_P_75, CD_niveau_refnis/);
-    expect(existsSync(join(dir, 'fresh', 'be', 'zone_values'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'fresh'), 'be', 'zone_values'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { ingestCaAssessment } from '../../../ingest/ca/assessment.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const SAMPLE = join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv');
 
@@ -18,7 +19,7 @@ describe('ca.assessment', () => {
     const source = await duckRows<{ code: string; factor: number }>(
       `SELECT cod_geo AS code, CAST(CSALX02163 AS DOUBLE) AS factor FROM read_csv('${SAMPLE}', header = true, all_varchar = true) WHERE CSALX02163 IS NOT NULL AND CSALX02163 <> '' ORDER BY code`);
     const out = await duckRows<{ code: string; factor: number; unit: string; level: string; start: string }>(
-      `SELECT code, value AS factor, unit, level, strftime(period_start, '%Y-%m-%d') AS start FROM '${dataDir}/ca/zone_values/*.parquet' ORDER BY code`);
+      `SELECT code, value AS factor, unit, level, strftime(period_start, '%Y-%m-%d') AS start FROM '${tableGlob(dataDir, 'ca', 'zone_values')}' ORDER BY code`);
     expect(out.map((r) => [r.code, r.factor])).toEqual(source.map((s) => [s.code, s.factor]));
     expect(source).toHaveLength(3);
     expect(new Set(out.map((r) => `${r.level} ${r.unit} ${r.start}`))).toEqual(new Set(['locality ratio 2026-01-01']));
@@ -32,6 +33,6 @@ describe('ca.assessment', () => {
     expect(summary).toMatchObject({ rows: 1, rejects: 2 });
     await writeFile(file, 'code,facteur\r\n66023,1.08\r\n');
     await expect(ingestCaAssessment(silentContext(join(dir, 'fresh')), { path: file, year: 2026 })).rejects.toThrow(/missing columns cod_geo, CSALX02163/);
-    expect(existsSync(join(dir, 'fresh', 'ca', 'zone_values'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'fresh'), 'ca', 'zone_values'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { ingestCaCensus } from '../../../ingest/ca/census.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const SAMPLE = join(REPO_ROOT, 'datasets/ca/census/98-401-X2021013_English_CSV_data.csv');
 
@@ -21,7 +22,7 @@ describe('ca.census', () => {
        WHERE GEO_LEVEL = 'Forward sortation area' AND DGUID LIKE '2021A001124%' AND trim(CHARACTERISTIC_NAME) = 'Average total income in 2020 among recipients ($)' ORDER BY fsa`);
     expect(source.map((s) => s.fsa)).toEqual(['H2T', 'H2W', 'H3T', 'H4A', 'H7V', 'J0P']);
     const out = await duckRows<{ fsa: string; value: number | null; suppressed: boolean; reliability: string; level: string }>(
-      `SELECT code AS fsa, value, suppressed, reliability, level FROM '${dataDir}/ca/zone_values/*.parquet' ORDER BY code`);
+      `SELECT code AS fsa, value, suppressed, reliability, level FROM '${tableGlob(dataDir, 'ca', 'zone_values')}' ORDER BY code`);
     expect(out.map((r) => [r.fsa, r.value])).toEqual(source.map((s) => [s.fsa, s.symbol === 'x' ? null : s.value]));
     expect(out.find((r) => r.fsa === 'H3T')).toMatchObject({ suppressed: true, value: null });
     expect(out.find((r) => r.fsa === 'J0P')!.reliability).toBe('medium');
@@ -33,6 +34,6 @@ describe('ca.census', () => {
     const file = join(dir, 'profile.csv');
     await writeFile(file, '"CENSUS_YEAR","GEO_NAME","CHARACTERISTIC_NAME","C1_COUNT_TOTAL"\r\n2021,"H2T","Population, 2021",30000\r\n');
     await expect(ingestCaCensus(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns DGUID, ALT_GEO_CODE, GEO_LEVEL, DATA_QUALITY_FLAG, SYMBOL/);
-    expect(existsSync(join(dir, 'data', 'ca', 'zone_values'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'data'), 'ca', 'zone_values'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { CENSUS_RELIABLE_COUNT, censusLayout, ingestCensus } from '../../../inge
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const HOUSING = join(REPO_ROOT, 'datasets/fr/census/base-ic-logement-2019.csv');
 const HOUSEHOLDS = join(REPO_ROOT, 'datasets/fr/census/base-ic-couples-familles-menages-2019.csv');
@@ -14,7 +15,7 @@ const HOUSEHOLDS = join(REPO_ROOT, 'datasets/fr/census/base-ic-couples-familles-
 type Written = { code: string; indicator: string; value: number | null; unit: string; suppressed: boolean; reliability: string | null; period_start: string; period_end: string };
 const written = (dataDir: string) => duckRows<Written>(
   `SELECT code, indicator, value, unit, suppressed, reliability, strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end
-   FROM '${dataDir}/fr/zone_values/*.parquet' ORDER BY code, indicator`);
+   FROM '${tableGlob(dataDir, 'fr', 'zone_values')}' ORDER BY code, indicator`);
 
 const newDataDir = async () => join(await mkdtemp(join(tmpdir(), 'lds-census-')), 'data');
 
@@ -56,7 +57,7 @@ describe('fr.census', () => {
     const out = (await written(dataDir)).filter((r) => r.indicator === 'households.count');
     expect(out).toHaveLength(source.length);
     for (const s of source) expect(out.find((r) => r.code === s.code)).toMatchObject({ value: s.men, unit: 'count' });
-    expect((await readdir(join(dataDir, 'fr', 'zone_values'))).sort()).toEqual(['fr.census.2019.households.parquet', 'fr.census.2019.housing.parquet']);
+    expect((await readdir(tableDir(dataDir, 'fr', 'zone_values'))).sort()).toEqual(['fr.census.2019.households.parquet', 'fr.census.2019.housing.parquet']);
   });
 
   it('takes the edition and the kind from the header, not the file name', async () => {
@@ -66,7 +67,7 @@ describe('fr.census', () => {
     const dataDir = join(dir, 'data');
     await ingestCensus(silentContext(dataDir), { path: HOUSING });
     await ingestCensus(silentContext(dataDir), { path: renamed });
-    expect(await readdir(join(dataDir, 'fr', 'zone_values'))).toEqual(['fr.census.2019.housing.parquet']);
+    expect(await readdir(tableDir(dataDir, 'fr', 'zone_values'))).toEqual(['fr.census.2019.housing.parquet']);
     expect(censusLayout(['IRIS', 'COM', 'TYP_IRIS', 'C21_MEN'])).toMatchObject({ kind: 'households', yy: '21' });
   });
 
@@ -97,6 +98,6 @@ describe('fr.census', () => {
     await expect(ingestCensus(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/P19_MAISON, P19_RP_PROP, P19_RP_LOCHLMV/);
     await writeFile(file, 'CODGEO;P19_POP\r\n75056;2000000\r\n');
     await expect(ingestCensus(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns IRIS, COM, TYP_IRIS, P<yy>_LOG/);
-    expect(existsSync(join(dir, 'data', 'fr', 'zone_values'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'data'), 'fr', 'zone_values'))).toBe(false);
   });
 });

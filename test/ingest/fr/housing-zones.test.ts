@@ -7,6 +7,7 @@ import { abcRank, ingestAbcZoning, ingestRentControl, ingestTlvZoning } from '..
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/housing-zones');
 const ABC = join(SAMPLE, 'liste-ensemble-des-communes-zonage-abc.csv');
@@ -16,7 +17,7 @@ const RENT = join(SAMPLE, 'encadrement-des-loyers.csv');
 type Written = { level: string; code: string; indicator: string; value: number; period_start: string | null; period_end: string | null };
 const written = (dataDir: string, indicator: string) => duckRows<Written>(
   `SELECT level, code, indicator, value, strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end
-   FROM '${dataDir}/fr/zone_values/*.parquet' WHERE indicator = '${indicator}' ORDER BY code`);
+   FROM '${tableGlob(dataDir, 'fr', 'zone_values')}' WHERE indicator = '${indicator}' ORDER BY code`);
 const direct = <T>(file: string, select: string) => duckRows<T>(`SELECT ${select} FROM read_csv('${file}', delim = ';', header = true, all_varchar = true) ORDER BY 1`);
 const dir = () => mkdtemp(join(tmpdir(), 'lds-housing-zones-'));
 
@@ -65,6 +66,6 @@ describe('fr.housing-zones', () => {
     await expect(ingestTlvZoning(silentContext(fresh), { path: bad })).rejects.toThrow(/missing the columns Zonage TLV/);
     await writeFile(bad, 'code_insee;nom_commune\r\n75056;Paris\r\n');
     await expect(ingestRentControl(silentContext(fresh), { path: bad })).rejects.toThrow(/missing the columns perimetre, debut, fin/);
-    expect(existsSync(join(fresh, 'fr', 'zone_values'))).toBe(false);
+    expect(existsSync(tableDir(fresh, 'fr', 'zone_values'))).toBe(false);
   });
 });
