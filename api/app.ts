@@ -12,6 +12,7 @@ import type { KeyRepository } from './core/keys/keys.ts';
 import type { RateLimiter } from './core/limits.ts';
 import type { Manifests } from './core/manifests.ts';
 import { openApiDocument } from './core/openapi.ts';
+import { locationExamples } from './location/openapi-examples.ts';
 import type { AnyRoute } from './core/routes.ts';
 import type { Warehouse } from './core/warehouse.ts';
 import type { Geocoder } from './location/geocoder/index.ts';
@@ -21,7 +22,7 @@ import { installOps } from './core/ops.ts';
 import compress from '@fastify/compress';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
-import { docsPage } from './core/docs-page.ts';
+import { installDocs } from './core/docs-page.ts';
 import { listingOpenApi } from './listing/openapi.ts';
 import { listingClientErrorAnswer, registerListing, sendListingFrameworkError } from './listing/plugin.ts';
 import type { CredentialRepository } from './listing/credentials.ts';
@@ -169,8 +170,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  const document = openApiDocument(routes, { version: API_VERSION }, listingRoutes ? [listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET)] : []);
+  const document = openApiDocument(routes, { version: API_VERSION }, listingRoutes ? [(c) => listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET, c)] : [], locationExamples);
   app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);
-  app.get('/docs', { config: { policy: { auth: false, units: 0 } } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(document)));
+  installDocs(app, `${document.info.title} ${document.info.version}`, [
+    { url: '/openapi.json', name: 'Location data service and listing API' },
+    ...(deps.marketplace ? [{ url: `${STORE_PREFIX}/openapi.json`, name: 'Marketplace API' }] : []),
+  ]);
   return app;
 }

@@ -5,6 +5,7 @@ import { cancelPurchase, purchase, renewDue } from '../../../api/marketplace/pur
 import { createDeliveryWorker } from '../../../api/marketplace/webhooks/worker.ts';
 import { DebitResponse, DeliveryLogResponse, MarketErrorBody, ServicesResponse } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
+import { inlineRefs } from '../../helpers/openapi.ts';
 import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
 const BASE = '/stores/maison/fr/api/v1';
@@ -240,7 +241,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
   it('publishes its OpenAPI document, without credentials', async () => {
     const res = await f.app.inject({ method: 'GET', url: '/stores/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
+    const doc = inlineRefs(res.json());
     expect(Object.keys(doc.paths)).toEqual([
       '/stores/{store}/fr/api/v1/services', '/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}', '/stores/{store}/fr/api/v1/webhooks/deliveries',
     ]);
