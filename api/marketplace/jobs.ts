@@ -13,7 +13,7 @@ export interface JobsOptions {
   clock: Clock;
   renewIntervalMs: number;
   webhookIntervalMs: number;
-  webhook: { timeoutMs: number; maxAttempts: number; backoffBaseMs: number; allowPrivateNetworks: boolean };
+  webhook: { timeoutMs: number; retrySchedule: readonly number[]; allowPrivateNetworks: boolean };
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { errorResponses, operationIdOf, parametersOf, responseNameOf, SchemaComponents } from '../core/openapi.ts';
 import * as marketplaceSchemas from '../../schemas/marketplace.ts';
-import { MARKET_ERROR_STATUS, WebhookEnvelope, type MarketErrorCode } from '../../schemas/marketplace.ts';
+import { MARKET_ERROR_STATUS, WebhookEnvelope, WebhookTestEnvelope, type MarketErrorCode } from '../../schemas/marketplace.ts';
 
 export interface MarketRouteDoc {
   method: 'get' | 'post';
@@ -39,9 +39,9 @@ export function marketplaceOpenApi(routes: MarketRouteDoc[]) {
     webhooks: {
       marketplaceEvent: {
         post: {
-          summary: 'authorization.create, authorization.disable, tokens.debit',
-          description: 'Signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature v1) with the access\'s whsec_ secret; any 2xx acknowledges.',
-          requestBody: { content: components.content(WebhookEnvelope, 'WebhookEnvelope') },
+          summary: 'authorization.create, authorization.disable, tokens.debit, webhook.test',
+          description: 'Signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature v1) with the access\'s whsec_ secret; during a secret rotation\'s overlap the header carries two v1 signatures (new, previous). Any 2xx acknowledges; otherwise retried 13 times over about three days (5 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, 12 h x5).',
+          requestBody: { content: { 'application/json': { schema: { oneOf: [components.ref(WebhookEnvelope, 'WebhookEnvelope'), components.ref(WebhookTestEnvelope, 'WebhookTestEnvelope')] } } } },
           responses: { 200: { description: 'acknowledged (any 2xx)' } },
         },
       },

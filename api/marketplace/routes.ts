@@ -5,6 +5,7 @@
  *   GET  /stores/{slug}/fr/api/v1/services
  *   POST /stores/{slug}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}
  *   GET  /stores/{slug}/fr/api/v1/webhooks/deliveries        (the caller's delivery log)
+ *   POST /stores/{slug}/fr/api/v1/webhooks/test              (a webhook.test event to the caller)
  *
  * Every call carries apiKey/apiToken (spec 5). Errors under /stores, unknown routes included,
  * answer the marketplace error body of schemas/marketplace.ts (MarketErrorBody), not the
@@ -17,6 +18,7 @@ import {
   DebitResponse,
   DeliveryLogResponse,
   PRODUCT_SKU,
+  WebhookTestResponse,
   ServicesResponse,
   SLUG,
   type MarketErrorBody,
@@ -35,6 +37,8 @@ import { invalid, MarketError } from './errors.ts';
 import { endpointAuthorization, profileOf } from './format.ts';
 import { marketplaceOpenApi, type MarketRouteDoc } from './openapi.ts';
 import { deliveryLog } from './webhooks/log.ts';
+import { webhookId } from './webhooks/worker.ts';
+import { emitTest } from './outbox.ts';
 
 /**
  * Who an OAuth access token (from the sign-in module) belongs to: null when the token is
@@ -83,6 +87,7 @@ const LogQuery = z
   .strict();
 
 const StoreParam = z.object({ store: z.string().describe('the store slug') });
+const NoInput = z.object({}).strict();
 
 /** What the OpenAPI document says of each route; the same schemas parse the input. */
 export const ROUTE_DOCS: MarketRouteDoc[] = [
@@ -102,6 +107,12 @@ export const ROUTE_DOCS: MarketRouteDoc[] = [
     method: 'get', path: '/stores/{store}/fr/api/v1/webhooks/deliveries', query: LogQuery, params: StoreParam, response: DeliveryLogResponse,
     summary: 'The caller\'s webhook delivery log', description: 'Newest first, with every attempt; page with before=next_before.',
     errors: ['invalid_parameter'],
+  },
+  {
+    method: 'post', path: '/stores/{store}/fr/api/v1/webhooks/test', query: NoInput, params: StoreParam, response: WebhookTestResponse,
+    summary: 'Send a test event to the caller\'s webhook URL',
+    description: 'Queues a webhook.test event for this access only, signed, retried and logged like the others; follow it in the delivery log with delivery_id. 402 no_webhook_url while the access has no receiving URL.',
+    errors: ['invalid_parameter', 'no_webhook_url'],
   },
 ];
 
@@ -139,6 +150,7 @@ const ROUTE_METHODS: [RegExp, string[]][] = [
   [/^\/stores\/[^/]+\/fr\/api\/v1\/services\/?$/, ['GET', 'HEAD']],
   [/^\/stores\/[^/]+\/fr\/api\/v1\/services\/debit\/[^/]+\/[^/]+\/?$/, ['POST']],
   [/^\/stores\/[^/]+\/fr\/api\/v1\/webhooks\/deliveries\/?$/, ['GET', 'HEAD']],
+  [/^\/stores\/[^/]+\/fr\/api\/v1\/webhooks\/test\/?$/, ['POST']],
   [/^\/stores\/openapi\.json$/, ['GET', 'HEAD']],
 ];
 
@@ -275,5 +287,14 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     const q = parse(LogQuery, request.query);
     const log = await deliveryLog(deps.sql, { accessId: access.id, status: q.status ?? null, before: q.before ? Number(q.before) : null, limit: q.limit ? Number(q.limit) : 50 });
     return { deliveries: log.deliveries.map(({ access_id: _, ...d }) => d), next_before: log.next_before };
+  });
+
+  app.post('/:store/fr/api/v1/webhooks/test', async (request): Promise<z.infer<typeof WebhookTestResponse>> => {
+    const { access } = caller(request);
+    parse(NoInput, request.query);
+    parse(NoInput, request.body ?? {});
+    const queued = await emitTest(deps.sql, access, deps.clock.now());
+    if (!queued) throw new MarketError('no_webhook_url', 'this access has no webhook URL: ask the operator to set one', {});
+    return { status: 'ok', webhook_id: webhookId(queued.eventId), delivery_id: queued.deliveryId };
   });
 }

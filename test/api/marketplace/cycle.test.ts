@@ -8,6 +8,9 @@ import { backends, type Isolated } from '../core/state/backends.ts';
 import { inlineRefs } from '../../helpers/openapi.ts';
 import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
 
+/** 1 s, 2 s, 4 s... after each failure: ten attempts. */
+const DOUBLING = Array.from({ length: 9 }, (_, i) => 1000 * 2 ** i);
+
 const BASE = '/stores/maison/fr/api/v1';
 
 describe.each(backends)('marketplace cycle on $name', (backend) => {
@@ -16,7 +19,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
   let worker: ReturnType<typeof createDeliveryWorker>;
   beforeAll(async () => {
     ({ db, f } = await openMarket(backend));
-    worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, maxAttempts: 10, allowPrivateNetworks: true });
+    worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, retrySchedule: DOUBLING, allowPrivateNetworks: true });
   });
   afterAll(async () => {
     await closeMarket(db, f);
@@ -215,7 +218,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
 
   it("the server's jobs renew and deliver; a cancelled subscription ends without a new period", async () => {
     const jobs = createMarketplaceJobs({
-      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, maxAttempts: 3, backoffBaseMs: 1000, allowPrivateNetworks: true },
+      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, retrySchedule: [1000, 2000], allowPrivateNetworks: true },
       log: { info: () => {}, error: () => {} },
     });
     const yearly = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'BETA-PHOTO-Y' }, f.clock);
@@ -244,6 +247,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     const doc = inlineRefs(res.json());
     expect(Object.keys(doc.paths)).toEqual([
       '/stores/{store}/fr/api/v1/services', '/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}', '/stores/{store}/fr/api/v1/webhooks/deliveries',
+      '/stores/{store}/fr/api/v1/webhooks/test',
     ]);
     const debitDoc = doc.paths['/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}'].post;
     expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '429', '500']);
@@ -287,7 +291,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(await worker.runOnce()).toMatchObject({ attempted: 2, retried: 2 });
     // A fresh worker (a restarted server) picks the state up from the database.
     f.receiver.setMode('up');
-    const restarted = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, allowPrivateNetworks: true });
+    const restarted = createDeliveryWorker({ sql: db.sql, clock: f.clock, retrySchedule: DOUBLING, allowPrivateNetworks: true });
     f.clock.advance(2000);
     expect(await restarted.runOnce()).toMatchObject({ delivered: 8, retried: 0 });
     for (const partner of ['OWNER', 'ACME']) {
