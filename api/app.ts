@@ -163,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(marketplaceRoutes, {
       prefix: STORE_PREFIX, sql: deps.marketplace.sql, clock: deps.clock, rateLimiter: deps.rateLimiter,
       ratePerMinute: deps.config.MARKETPLACE_RATE_LIMIT_PER_MINUTE,
+      idempotencyTtlMs: deps.config.MARKETPLACE_IDEMPOTENCY_TTL_H * 3_600_000,
       resolveAccessToken: deps.marketplace.resolveAccessToken ?? (async (token) => {
         const checked = checkToken ? await checkToken(token) : null;
         return checked?.ok ? { userId: checked.user.id, clientUid: checked.clientId } : null;

@@ -264,6 +264,7 @@ export const MARKET_ERROR_STATUS = {
   client_not_found: 404,
   authorization_not_found: 404,
   no_webhook_url: 402,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
 } as const;

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../core/clock.ts';
 import type { Sql } from '../core/state/sql.ts';
+import { purgeIdempotencyKeys } from './debit.ts';
 import { renewDue, type Renewal } from './purchases.ts';
 import { createDeliveryWorker, type RunResult } from './webhooks/worker.ts';
 
@@ -25,7 +26,9 @@ export function createMarketplaceJobs(o: JobsOptions) {
   /** One renewal run (skipped while the previous one is still going). */
   function renew(): Promise<Renewal[]> {
     renewing ??= renewDue(o.sql, o.clock.now())
-      .then((done) => {
+      .then(async (done) => {
+        // Debit Idempotency-Keys past their keeping time go with the same run.
+        await purgeIdempotencyKeys(o.sql, o.clock.now());
         if (done.length > 0) o.log.info({ renewals: done }, `${done.length} subscription period(s) renewed`);
         return done;
       })

@@ -17,6 +17,8 @@ export interface MarketRouteDoc {
   params?: z.ZodObject;
   response: z.ZodType;
   errors: MarketErrorCode[];
+  /** Header parameters, as OpenAPI parameter objects. */
+  headers?: Record<string, unknown>[];
 }
 
 export function marketplaceOpenApi(routes: MarketRouteDoc[]) {
@@ -24,7 +26,7 @@ export function marketplaceOpenApi(routes: MarketRouteDoc[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const operationId = operationIdOf(r.method, r.path);
-    const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params)];
+    const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params), ...r.headers ?? []];
     const responses: Record<string, unknown> = {
       200: { description: 'success', content: components.content(r.response, responseNameOf(operationId)) },
       ...errorResponses([...r.errors, 'unauthorized', 'rate_limited', 'store_not_found', 'internal_error'], (c) => MARKET_ERROR_STATUS[c as MarketErrorCode], 'MarketErrorBody'),

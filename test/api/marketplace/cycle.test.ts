@@ -250,7 +250,8 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
       '/stores/{store}/fr/api/v1/webhooks/test',
     ]);
     const debitDoc = doc.paths['/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}'].post;
-    expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '429', '500']);
+    expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '422', '429', '500']);
+    expect(debitDoc.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toContain('header:Idempotency-Key');
     expect(doc.paths['/stores/{store}/fr/api/v1/services'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('profile');
     expect(doc.components.securitySchemes.apiToken).toEqual({ type: 'apiKey', in: 'header', name: 'apiToken' });
   });
