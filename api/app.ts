@@ -19,6 +19,7 @@ import type { Geocoder } from './location/geocoder/index.ts';
 import { locationPlugin } from './location/plugin.ts';
 import { locationReady, tableFigures } from './location/ready.ts';
 import { installOps } from './core/ops.ts';
+import { indexBuildTimes } from './location/search/warehouse-index.ts';
 import compress from '@fastify/compress';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
@@ -127,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app, deps.clock);
   // gzip or br when the client accepts it (the OpenAPI document is hundreds of kB, reports tens).
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await installOps(app, { ready: () => locationReady(deps.warehouse), tables: () => tableFigures(deps.manifests) });
+  await installOps(app, { ready: () => locationReady(deps.warehouse), tables: () => tableFigures(deps.manifests), indexes: () => indexBuildTimes(deps.warehouse) });
   installGuard(app, { keys: deps.keys, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
 
   const routes: AnyRoute[] = [];

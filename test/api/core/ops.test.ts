@@ -35,6 +35,19 @@ describe('operations routes', () => {
     expect(res.body).not.toContain('lat=');
   });
 
+  it('gives the build time of each in-memory index, once it is built', async () => {
+    await Promise.all([addressIndexReady(t.warehouse, 'fr'), zoneIndexReady(t.warehouse, 'fr')]);
+    const body = (await t.app.inject('/metrics')).body;
+    const seconds = (index: string) => Number(new RegExp(`^index_build_seconds\\{index="${index.replace('+', '\\+')}",country="fr"\\} (\\S+)$`, 'm').exec(body)?.[1]);
+    expect(seconds('addresses')).toBeGreaterThan(0);
+    expect(seconds('addresses')).toBeLessThan(600);
+    expect(Number.isFinite(seconds('zone_cells+zones'))).toBe(true);
+    const built = Number(/^index_built_timestamp_seconds\{index="addresses",country="fr"\} (\S+)$/m.exec(body)?.[1]);
+    expect(Math.abs(built - Date.now() / 1000)).toBeLessThan(600);
+    // An index never built (no table) has no series.
+    expect(body).not.toMatch(/index_build_seconds\{index="addresses",country="be"\}/);
+  });
+
   it('compresses large answers for clients that accept it, and not for the others', async () => {
     const zipped = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
