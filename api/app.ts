@@ -12,16 +12,18 @@ import type { KeyRepository } from './core/keys/keys.ts';
 import type { RateLimiter } from './core/limits.ts';
 import type { Manifests } from './core/manifests.ts';
 import { openApiDocument } from './core/openapi.ts';
+import { locationExamples } from './location/openapi-examples.ts';
 import type { AnyRoute } from './core/routes.ts';
 import type { Warehouse } from './core/warehouse.ts';
 import type { Geocoder } from './location/geocoder/index.ts';
 import { locationPlugin } from './location/plugin.ts';
 import { locationReady, tableFigures } from './location/ready.ts';
 import { installOps } from './core/ops.ts';
+import { indexBuildTimes } from './location/search/warehouse-index.ts';
 import compress from '@fastify/compress';
 import type { ResolvedAddresses } from './location/search/resolved.ts';
 import { createZoneLookup } from './location/zones/lookup.ts';
-import { docsPage } from './core/docs-page.ts';
+import { installDocs } from './core/docs-page.ts';
 import { listingOpenApi } from './listing/openapi.ts';
 import { listingClientErrorAnswer, registerListing, sendListingFrameworkError } from './listing/plugin.ts';
 import type { CredentialRepository } from './listing/credentials.ts';
@@ -126,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app, deps.clock);
   // gzip or br when the client accepts it (the OpenAPI document is hundreds of kB, reports tens).
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await installOps(app, { ready: () => locationReady(deps.warehouse), tables: () => tableFigures(deps.manifests) });
+  await installOps(app, { ready: () => locationReady(deps.warehouse), tables: () => tableFigures(deps.manifests), indexes: () => indexBuildTimes(deps.warehouse) });
   installGuard(app, { keys: deps.keys, rateLimiter: deps.rateLimiter, clock: deps.clock, config: deps.config });
 
   const routes: AnyRoute[] = [];
@@ -162,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(marketplaceRoutes, {
       prefix: STORE_PREFIX, sql: deps.marketplace.sql, clock: deps.clock, rateLimiter: deps.rateLimiter,
       ratePerMinute: deps.config.MARKETPLACE_RATE_LIMIT_PER_MINUTE,
+      idempotencyTtlMs: deps.config.MARKETPLACE_IDEMPOTENCY_TTL_H * 3_600_000,
       resolveAccessToken: deps.marketplace.resolveAccessToken ?? (async (token) => {
         const checked = checkToken ? await checkToken(token) : null;
         return checked?.ok ? { userId: checked.user.id, clientUid: checked.clientId } : null;
@@ -169,8 +172,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  const document = openApiDocument(routes, { version: API_VERSION }, listingRoutes ? [listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET)] : []);
+  const document = openApiDocument(routes, { version: API_VERSION }, listingRoutes ? [(c) => listingOpenApi(listingRoutes, deps.config.LISTING_V3_SUNSET, c)] : [], locationExamples);
   app.get('/openapi.json', { config: { policy: { auth: false, units: 0 } } }, async () => document);
-  app.get('/docs', { config: { policy: { auth: false, units: 0 } } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(document)));
+  installDocs(app, `${document.info.title} ${document.info.version}`, [
+    { url: '/openapi.json', name: 'Location data service and listing API' },
+    ...(deps.marketplace ? [{ url: `${STORE_PREFIX}/openapi.json`, name: 'Marketplace API' }] : []),
+  ]);
   return app;
 }

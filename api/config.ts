@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRetrySchedule } from './marketplace/webhooks/worker.ts';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
@@ -34,8 +35,11 @@ export const ConfigSchema = z.object({
   /** Marketplace: milliseconds between two webhook delivery rounds inside the server; 0 turns them off. */
   MARKETPLACE_WEBHOOK_INTERVAL_MS: int(2000, 0),
   MARKETPLACE_WEBHOOK_TIMEOUT_MS: int(10_000, 100),
-  MARKETPLACE_WEBHOOK_MAX_ATTEMPTS: int(15, 1),
-  MARKETPLACE_WEBHOOK_BACKOFF_MS: int(10_000, 1),
+  /** Marketplace: waits after each failed webhook attempt ("5s,1m,...,12h"); once spent, the delivery is failed. */
+  MARKETPLACE_WEBHOOK_RETRY_SCHEDULE: z.string().default('5s,1m,5m,30m,1h,2h,4h,8h,12h,12h,12h,12h,12h')
+    .transform((v, ctx) => parseRetrySchedule(v) ?? (ctx.addIssue({ code: 'custom', message: 'durations with a unit (ms, s, m, h, d), comma-separated, such as 5s,1m,1h' }), z.NEVER)),
+  /** Marketplace: hours a debit's Idempotency-Key and its response are kept. */
+  MARKETPLACE_IDEMPOTENCY_TTL_H: int(24, 1).pipe(z.number().max(24 * 30)),
   /** Marketplace: lets webhooks reach loopback and private addresses (local development only). */
   MARKETPLACE_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Issuer and base URL of the partner sign-in as browsers and partners reach it: an origin, no path. */

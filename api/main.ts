@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     sql, clock: systemClock, log: app.log,
     renewIntervalMs: config.MARKETPLACE_RENEW_INTERVAL_S * 1000,
     webhookIntervalMs: config.MARKETPLACE_WEBHOOK_INTERVAL_MS,
-    webhook: { timeoutMs: config.MARKETPLACE_WEBHOOK_TIMEOUT_MS, maxAttempts: config.MARKETPLACE_WEBHOOK_MAX_ATTEMPTS, backoffBaseMs: config.MARKETPLACE_WEBHOOK_BACKOFF_MS, allowPrivateNetworks: config.MARKETPLACE_WEBHOOK_ALLOW_PRIVATE },
+    webhook: { timeoutMs: config.MARKETPLACE_WEBHOOK_TIMEOUT_MS, retrySchedule: config.MARKETPLACE_WEBHOOK_RETRY_SCHEDULE, allowPrivateNetworks: config.MARKETPLACE_WEBHOOK_ALLOW_PRIVATE },
   });
   marketplaceJobs.start();
   const shutdown = async () => {

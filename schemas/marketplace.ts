@@ -211,21 +211,32 @@ export const WebhookEnvelope = z.object({
 });
 export type WebhookEnvelope = z.infer<typeof WebhookEnvelope>;
 
+/** The test event a partner triggers (POST .../webhooks/test): about no client and no authorization. */
+export const WebhookTestEnvelope = z.object({
+  webhook: z.literal('webhook.test'),
+  store: z.object({ id: z.number().int(), slug: z.string() }),
+  data: z.object({ message: z.string(), requested_at: OffsetTimestamp }),
+});
+export type WebhookTestEnvelope = z.infer<typeof WebhookTestEnvelope>;
+
+/** What the test-event route answers: the delivery to follow in the log. */
+export const WebhookTestResponse = z.object({ status: z.literal('ok'), webhook_id: z.string(), delivery_id: z.number().int() });
+
 export const DeliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 /** One entry of the delivery log a partner reads back. */
 export const Delivery = z.object({
   id: z.number().int(),
   webhook_id: z.string().describe('the webhook-id header, the same on every attempt'),
-  event: EventType,
-  authorization_id: z.number().int(),
-  client_id: z.number().int(),
+  event: z.enum([...EVENT_TYPES, 'webhook.test']),
+  authorization_id: z.number().int().nullable().describe('null for webhook.test'),
+  client_id: z.number().int().nullable().describe('null for webhook.test'),
   url: z.string(),
   status: DeliveryStatus,
   attempts: z.array(z.object({ at: OffsetTimestamp, status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })),
   next_attempt_at: OffsetTimestamp.nullable(),
   delivered_at: OffsetTimestamp.nullable(),
   created_at: OffsetTimestamp,
-  payload: WebhookEnvelope,
+  payload: z.union([WebhookEnvelope, WebhookTestEnvelope]),
 });
 export type Delivery = z.infer<typeof Delivery>;
 export const DeliveryLogResponse = z.object({ deliveries: z.array(Delivery), next_before: z.number().int().nullable() });
@@ -252,6 +263,8 @@ export const MARKET_ERROR_STATUS = {
   store_not_found: 404,
   client_not_found: 404,
   authorization_not_found: 404,
+  no_webhook_url: 402,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
 } as const;

@@ -1,22 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+
 /**
- * A self-contained documentation page rendered from the OpenAPI document: readable without
- * JavaScript and without assets fetched from elsewhere.
+ * The API reference at `/docs`: Swagger UI (swagger-ui-dist, the Swagger project's own build),
+ * served from the npm package with the server's documents: navigation by tag (one per country,
+ * the listing versions, multi-country) with a filter box, every operation's parameters, response
+ * schemas (shared components) and examples, and a selector between the documents. Nothing is
+ * fetched from anywhere else: the bundle, its stylesheet and the initialiser are served here, and
+ * the online validator badge is off.
  */
-export function docsPage(doc: { info: { title: string; version: string; description?: string }; paths: Record<string, Record<string, any>> }): string {
-  const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => ({ path, method: m.toUpperCase(), op })));
-  const body = ops.map(({ path, method, op }) => `
-<section id="${esc(method + path)}">
-  <h2><code>${esc(method)} ${esc(path)}</code></h2>
-  <p>${esc(op.summary)}</p>${op.description ? `<p>${esc(op.description)}</p>` : ''}
-  ${op.parameters?.length ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>description</th></tr>${op.parameters.map((p: any) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${esc(p.description)}</td></tr>`).join('')}</table>` : ''}
-  <p>Responses: ${Object.entries(op.responses).map(([s, r]: [string, any]) => `<b>${esc(s)}</b> ${esc(r.description)}`).join('; ')}</p>
-</section>`).join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(doc.info.title)} ${esc(doc.info.version)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}code{background:#f4f4f4}</style></head>
-<body><h1>${esc(doc.info.title)} <small>${esc(doc.info.version)}</small></h1><p>${esc(doc.info.description)}</p>
-<p>Machine-readable contract: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Authentication: <code>Authorization: Bearer svc_live_...</code>.</p>
-${body}
+const DIST = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** The package's files the page loads, read once. */
+const ASSETS: Record<string, { type: string; file: string }> = {
+  'swagger-ui.css': { type: 'text/css; charset=utf-8', file: 'swagger-ui.css' },
+  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', file: 'swagger-ui-bundle.js' },
+  'swagger-ui-standalone-preset.js': { type: 'text/javascript; charset=utf-8', file: 'swagger-ui-standalone-preset.js' },
+  'favicon-32x32.png': { type: 'image/png', file: 'favicon-32x32.png' },
+};
+
+export interface DocsDocument { url: string; name: string }
+
+const page = (title: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<style>body{margin:0}</style></head>
+<body><main id="swagger-ui"></main>
+<noscript><p>The reference needs JavaScript; the contract itself is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p></noscript>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+<script src="/docs/init.js"></script>
 </body></html>`;
+
+const init = (documents: DocsDocument[]) => `window.ui = SwaggerUIBundle({
+  urls: ${JSON.stringify(documents)},
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  filter: true,
+  validatorUrl: null,
+  docExpansion: 'list',
+  defaultModelsExpandDepth: 0,
+  displayOperationId: true,
+  showExtensions: false,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+});`;
+
+const PUBLIC = { config: { policy: { auth: false, units: 0 } } } as const;
+
+/** `/docs`, its initialiser and the package's assets, for the documents given (the first shown first). */
+export function installDocs(app: FastifyInstance, title: string, documents: DocsDocument[]): void {
+  const html = page(title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`));
+  const script = init(documents);
+  const files = Object.fromEntries(Object.entries(ASSETS).map(([name, a]) => [name, { type: a.type, body: readFileSync(join(DIST, a.file)) }]));
+  app.get('/docs', PUBLIC, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
+  app.get('/docs/init.js', PUBLIC, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(script));
+  app.get<{ Params: { name: string } }>('/docs/assets/:name', PUBLIC, async (request, reply) => {
+    const file = files[request.params.name];
+    if (!file) return reply.callNotFound();
+    // The package's version is in the server's lock: a day of caching is safe.
+    return reply.type(file.type).header('cache-control', 'public, max-age=86400').send(file.body);
+  });
 }

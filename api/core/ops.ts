@@ -7,6 +7,8 @@ export interface OpsOptions {
   ready(): Promise<{ ready: boolean; waiting: string[] }>;
   /** Rows and import time of each table, from the manifests. */
   tables(): Promise<{ country: string; table: string; rows: number; imported_at: string | null }[]>;
+  /** The last build of each in-memory index: its time and when it ended. */
+  indexes(): { index: string; country: string; seconds: number; built_at: Date }[];
 }
 
 const PUBLIC = { config: { policy: { auth: false, units: 0 } } } as const;
@@ -14,7 +16,8 @@ const PUBLIC = { config: { policy: { auth: false, units: 0 } } } as const;
 /**
  * Operations routes: `/health` (the process answers), `/ready` (it can serve: 503 until the
  * tables are readable and the in-memory indexes built, for a load balancer's readiness probe) and
- * `/metrics` (Prometheus text format: requests and latency per route, table rows, process figures).
+ * `/metrics` (Prometheus text format: requests and latency per route, table rows, index build
+ * times, process figures).
  * One registry per app, so several apps in one process (tests) never share counters. Installed on
  * the root instance (not an encapsulated plugin) so its hook sees every module's routes.
  */
@@ -27,6 +30,8 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   });
   const rows = new Gauge({ name: 'table_rows', help: 'Rows of each published table (manifest)', labelNames: ['country', 'table'], registers: [registry] });
   const imported = new Gauge({ name: 'table_imported_timestamp_seconds', help: 'Last import of each table (manifest)', labelNames: ['country', 'table'], registers: [registry] });
+  const indexSeconds = new Gauge({ name: 'index_build_seconds', help: 'Time the last build of each in-memory index took (address, zone, sales, points indexes)', labelNames: ['index', 'country'], registers: [registry] });
+  const indexBuilt = new Gauge({ name: 'index_built_timestamp_seconds', help: 'When the last build of each in-memory index ended', labelNames: ['index', 'country'], registers: [registry] });
   collectDefaultMetrics({ register: registry });
 
   // Routes are labelled by their pattern, never the raw URL: a bounded set of series.
@@ -46,6 +51,11 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
     for (const t of await opts.tables()) {
       rows.set({ country: t.country, table: t.table }, t.rows);
       if (t.imported_at) imported.set({ country: t.country, table: t.table }, Date.parse(t.imported_at) / 1000);
+    }
+    indexSeconds.reset(); indexBuilt.reset();
+    for (const i of opts.indexes()) {
+      indexSeconds.set({ index: i.index, country: i.country }, i.seconds);
+      indexBuilt.set({ index: i.index, country: i.country }, i.built_at.getTime() / 1000);
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

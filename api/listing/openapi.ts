@@ -2,8 +2,8 @@
  * The listing routes of every version in the OpenAPI document: one path per prefix, with the
  * response schema of that version and its error statuses (spec section 7).
  */
-import { jsonSchema, operationIdOf, parametersOf } from '../core/openapi.ts';
-import { LISTING_LOCALES, ListingErrorBody } from '../../schemas/listing/common.ts';
+import { operationIdOf, parametersOf, responseNameOf, type SchemaComponents } from '../core/openapi.ts';
+import { LISTING_LOCALES } from '../../schemas/listing/common.ts';
 import type { ListingRoute } from './routes.ts';
 import { responseSchema, VERSIONS } from './versions/index.ts';
 
@@ -26,7 +26,7 @@ function errorResponses(version: string, route: ListingRoute): Record<string, un
   return out;
 }
 
-export function listingOpenApi(routes: ListingRoute[], sunset: string | undefined) {
+export function listingOpenApi(routes: ListingRoute[], sunset: string | undefined, components: SchemaComponents) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const version of VERSIONS) {
     for (const r of routes) {
@@ -37,19 +37,20 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
       if (r.path.includes(':id')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
       parameters.push(...parametersOf('query', r.query));
       const headers = { 'X-Api-Version': { schema: { type: 'string', const: version.version } } };
+      const operationId = operationIdOf(r.method, url);
       const ok = r.kind === null
         ? { 204: { description: 'deleted', headers } }
-        : { [r.status]: { description: 'success', headers, content: { 'application/json': { schema: jsonSchema(responseSchema(r.kind, version.version), 'output') } } } };
+        : { [r.status]: { description: 'success', headers, content: components.content(responseSchema(r.kind, version.version), responseNameOf(operationId)) } };
       const changes = VERSIONS.slice(1, VERSIONS.indexOf(version) + 1).flatMap((v) => v.changes.map((c) => `- ${v.version}: ${c.description}`));
       paths[url] ??= {};
       paths[url][r.method.toLowerCase()] = {
-        operationId: operationIdOf(r.method, url),
+        operationId,
         summary: `${r.summary} (${version.version})`,
         description: changes.length ? `Differences from 3.2:\n${changes.join('\n')}` : undefined,
         tags: [`listing ${version.version}`],
         deprecated: version.version === '3.0' && sunset !== undefined ? true : undefined,
         parameters,
-        requestBody: r.body ? { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } : undefined,
+        requestBody: r.body ? { required: true, content: components.content(r.body, responseNameOf(operationId).replace(/Response$/, 'Body'), undefined, 'input') } : undefined,
         security: [{ listingApiKey: [], listingApiToken: [] }],
         responses: { ...ok, ...errorResponses(version.version, r) },
       };
@@ -61,6 +62,5 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
       listingApiKey: { type: 'apiKey', in: 'header', name: 'apiKey', description: 'listing API key (lk_...)' },
       listingApiToken: { type: 'apiKey', in: 'header', name: 'apiToken', description: 'listing API token (lt_...)' },
     },
-    schemas: { ListingErrorBody: jsonSchema(ListingErrorBody, 'output') },
   };
 }

@@ -148,6 +148,25 @@ export function createCatalog(sql: Sql, clock: Clock) {
       if (rows.length === 0) throw new OperatorError(`access ${accessId} not found`, 'not_found');
     },
 
+    /**
+     * Replaces an access's webhook signing secret. The replaced one keeps signing beside the new
+     * one for `overlapMs` (webhook-signature then carries two `v1,` signatures), so the partner
+     * can deploy the new secret without losing a delivery; a rotation during an overlap ends the
+     * earlier one (two secrets at most). Returns the new secret, shown once.
+     */
+    async rotateWebhookSecret(accessId: number, overlapMs: number): Promise<{ webhookSecret: string; previousUntil: Date }> {
+      if (!Number.isInteger(overlapMs) || overlapMs < 0 || overlapMs > 30 * 86_400_000) throw new OperatorError('the overlap is from 0 to 30 days', 'invalid');
+      const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+      const previousUntil = new Date(clock.now().getTime() + overlapMs);
+      const rows = await sql.query(
+        `UPDATE mkt_accesses SET webhook_previous_secret = webhook_secret, webhook_previous_secret_until = $3, webhook_secret = $2
+          WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
+        [accessId, webhookSecret, previousUntil],
+      );
+      if (rows.length === 0) throw new OperatorError(`access ${accessId} not found or revoked`, 'not_found');
+      return { webhookSecret, previousUntil };
+    },
+
     /** Revokes an access: its credentials stop working and its pending deliveries are dropped (failed). */
     async revokeAccess(accessId: number): Promise<void> {
       await sql.transaction(async (tx) => {

@@ -26,6 +26,7 @@ export const USAGE = `Usage:
   marketplace partners accesses [--store SLUG]
   marketplace partners set-webhook <ACCESS_ID> (--webhook-url URL | --no-webhook)
   marketplace partners revoke <ACCESS_ID>
+  marketplace partners rotate-secret <ACCESS_ID> [--overlap-hours N]
   marketplace products create --partner CODE --sku PARTNER-PRODUCT --name NAME
   marketplace products list
   marketplace plans create --product SKU --sku PARTNER-PRODUCT-PRICING --name NAME --mode plan_month|plan_year|tokens
@@ -60,6 +61,7 @@ const OPTIONS = {
   'webhook-url': { type: 'string' },
   'no-webhook': { type: 'boolean' },
   'oauth-client': { type: 'string' },
+  'overlap-hours': { type: 'string' },
   sku: { type: 'string' },
   product: { type: 'string' },
   mode: { type: 'string' },
@@ -94,6 +96,7 @@ const COMMANDS: Record<string, { allowed: Opt[]; required?: Opt[]; arg?: string 
   'partners accesses': { allowed: ['store'] },
   'partners set-webhook': { allowed: ['webhook-url', 'no-webhook'], arg: 'ACCESS_ID' },
   'partners revoke': { allowed: [], arg: 'ACCESS_ID' },
+  'partners rotate-secret': { allowed: ['overlap-hours'], arg: 'ACCESS_ID' },
   'products create': { allowed: ['partner', 'sku', 'name'], required: ['partner', 'sku', 'name'] },
   'products list': { allowed: [] },
   'plans create': { allowed: ['product', 'sku', 'name', 'mode', 'tokens', 'validity-months', 'option'], required: ['product', 'sku', 'name', 'mode'] },
@@ -209,6 +212,14 @@ async function run(sql: Sql, clock: Clock, command: string, arg: string | undefi
       await catalog.revokeAccess(integer(arg!, 'ACCESS_ID'));
       io.out(`access ${arg} revoked: its credentials no longer work and it receives no more webhooks`);
       return 0;
+    case 'partners rotate-secret': {
+      const hours = v['overlap-hours'] === undefined ? 24 : Number(v['overlap-hours']);
+      if (!/^\d{1,3}$/.test(v['overlap-hours'] ?? '24') || hours > 720) throw new UsageError('--overlap-hours is a whole number of hours from 0 to 720');
+      const r = await catalog.rotateWebhookSecret(integer(arg!, 'ACCESS_ID'), hours * 3_600_000);
+      io.out(`access ${arg}: new webhook secret: ${r.webhookSecret}`);
+      io.out(`(shown once) the previous secret also signs until ${r.previousUntil.toISOString()}: webhook-signature carries both v1 signatures meanwhile`);
+      return 0;
+    }
     case 'products create': {
       const p = await catalog.createProduct({ partner: v.partner!, sku: v.sku!, name: v.name! });
       io.out(`created product ${p.id} ${p.sku} (${p.name})`);

@@ -33,11 +33,60 @@ export function allocate(named: number, rows: { id: number; tokens: number }[], 
   return parts;
 }
 
-export async function debit(
-  sql: Sql,
-  q: { access: Access; authorizationId: number; quantity: number; userId: number | null; now: Date },
-): Promise<DebitPart[]> {
+export interface DebitQuery { access: Access; authorizationId: number; quantity: number; userId: number | null; now: Date }
+
+export async function debit(sql: Sql, q: DebitQuery): Promise<DebitPart[]> {
+  return sql.transaction((tx) => debitIn(tx, q));
+}
+
+/** An Idempotency-Key given with a debit: the key, the digest of the request it came with, how long it is kept. */
+export interface Idempotency { key: string; requestHash: string; ttlMs: number }
+
+export type IdempotentOutcome =
+  | { replayed: false; parts: DebitPart[]; status: number; body: unknown }
+  | { replayed: true; status: number; body: unknown };
+
+/**
+ * A debit under an Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe
+ * does it). The key's row is inserted by the debit's own transaction, before anything else: a
+ * concurrent request with the same key waits on that row (PostgreSQL's unique index), then finds
+ * it committed and is answered with the stored response, never debiting twice; had the first
+ * one rolled back (nothing debited), the second goes ahead. The same key with another request
+ * is refused (422). A refused debit (nothing debited) keeps no key. Expired keys are treated as
+ * absent.
+ */
+export async function idempotentDebit(sql: Sql, q: DebitQuery, idem: Idempotency, respond: (parts: DebitPart[]) => unknown): Promise<IdempotentOutcome> {
   return sql.transaction(async (tx) => {
+    await tx.query(`DELETE FROM mkt_idempotency_keys WHERE access_id = $1 AND key = $2 AND expires_at <= $3`, [q.access.id, idem.key, q.now]);
+    const claimed = await tx.query(
+      `INSERT INTO mkt_idempotency_keys (access_id, key, request_hash, status_code, response, created_at, expires_at)
+       VALUES ($1, $2, $3, 0, 'null', $4, $5) ON CONFLICT (access_id, key) DO NOTHING RETURNING key`,
+      [q.access.id, idem.key, idem.requestHash, q.now, new Date(q.now.getTime() + idem.ttlMs)],
+    );
+    if (claimed.length === 0) {
+      const [kept] = await tx.query<{ request_hash: string; status_code: number; response: unknown; created_at: Date }>(
+        `SELECT request_hash, status_code, response, created_at FROM mkt_idempotency_keys WHERE access_id = $1 AND key = $2`,
+        [q.access.id, idem.key],
+      );
+      if (kept!.request_hash !== idem.requestHash) {
+        throw new MarketError('idempotency_key_reused', 'this Idempotency-Key was used with another request (authorization, quantity or user): use a new key for a new debit', { idempotency_key: idem.key, first_used_at: kept!.created_at.toISOString() });
+      }
+      return { replayed: true, status: kept!.status_code, body: kept!.response };
+    }
+    const parts = await debitIn(tx, q);
+    const body = respond(parts);
+    await tx.query(`UPDATE mkt_idempotency_keys SET status_code = 200, response = $3 WHERE access_id = $1 AND key = $2`, [q.access.id, idem.key, JSON.stringify(body)]);
+    return { replayed: false, parts, status: 200, body };
+  });
+}
+
+/** Drops the keys past their keeping time (run with the renewals). */
+export async function purgeIdempotencyKeys(sql: Sql, now: Date): Promise<number> {
+  return (await sql.query(`DELETE FROM mkt_idempotency_keys WHERE expires_at <= $1 RETURNING key`, [now])).length;
+}
+
+async function debitIn(tx: Sql, q: DebitQuery): Promise<DebitPart[]> {
+  {
     const [named] = await tx.query<{ id: number; user_id: number; product_id: number; mode: string; partner_id: number }>(
       `SELECT a.id::int AS id, a.user_id::int AS user_id, a.product_id::int AS product_id, a.mode, pr.partner_id::int AS partner_id
          FROM mkt_authorizations a JOIN mkt_products pr ON pr.id = a.product_id
@@ -76,5 +125,5 @@ export async function debit(
       await emit(tx, 'tokens.debit', part.authorizationId, q.now);
     }
     return parts;
-  });
+  }
 }

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../core/clock.ts';
 import type { Sql } from '../core/state/sql.ts';
+import { purgeIdempotencyKeys } from './debit.ts';
 import { renewDue, type Renewal } from './purchases.ts';
 import { createDeliveryWorker, type RunResult } from './webhooks/worker.ts';
 
@@ -13,7 +14,7 @@ export interface JobsOptions {
   clock: Clock;
   renewIntervalMs: number;
   webhookIntervalMs: number;
-  webhook: { timeoutMs: number; maxAttempts: number; backoffBaseMs: number; allowPrivateNetworks: boolean };
+  webhook: { timeoutMs: number; retrySchedule: readonly number[]; allowPrivateNetworks: boolean };
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -25,7 +26,9 @@ export function createMarketplaceJobs(o: JobsOptions) {
   /** One renewal run (skipped while the previous one is still going). */
   function renew(): Promise<Renewal[]> {
     renewing ??= renewDue(o.sql, o.clock.now())
-      .then((done) => {
+      .then(async (done) => {
+        // Debit Idempotency-Keys past their keeping time go with the same run.
+        await purgeIdempotencyKeys(o.sql, o.clock.now());
         if (done.length > 0) o.log.info({ renewals: done }, `${done.length} subscription period(s) renewed`);
         return done;
       })

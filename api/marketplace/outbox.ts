@@ -3,10 +3,10 @@
  * with one delivery per receiver entitled to it (the store's marketplace accesses, and the
  * supplier access of the product's partner). The delivery worker sends them afterwards.
  */
-import type { EventType } from '../../schemas/marketplace.ts';
+import type { EventType, WebhookTestEnvelope } from '../../schemas/marketplace.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { readAuthorization } from './authorizations.ts';
-import { envelope } from './format.ts';
+import { envelope, offsetTimestamp } from './format.ts';
 
 /** Records `type` about authorization `authorizationId` as it is now in `tx`. Returns the event id. */
 export async function emit(tx: Sql, type: EventType, authorizationId: number, now: Date): Promise<number> {
@@ -32,4 +32,29 @@ export async function emit(tx: Sql, type: EventType, authorizationId: number, no
     [event!.id, a.user_id, a.store_id, now, a.product_id],
   );
   return event!.id;
+}
+
+/**
+ * A `webhook.test` event a partner asks for, delivered to that access only (its current URL),
+ * signed, retried and logged like any other: the way to check a receiver end to end. It is about
+ * no client, so it is ordered only after the access's earlier test events (user_id 0).
+ */
+export async function emitTest(sql: Sql, access: { id: number; store_id: number; store_slug: string; webhook_url: string | null }, now: Date): Promise<{ eventId: number; deliveryId: number } | null> {
+  if (access.webhook_url === null) return null;
+  const payload: WebhookTestEnvelope = {
+    webhook: 'webhook.test',
+    store: { id: access.store_id, slug: access.store_slug },
+    data: { message: 'test event asked for by the partner', requested_at: offsetTimestamp(now) },
+  };
+  return sql.transaction(async (tx) => {
+    const [event] = await tx.query<{ id: number }>(
+      `INSERT INTO mkt_events (store_id, user_id, authorization_id, type, payload, created_at) VALUES ($1, NULL, NULL, 'webhook.test', $2, $3) RETURNING id::int AS id`,
+      [access.store_id, JSON.stringify(payload), now],
+    );
+    const [delivery] = await tx.query<{ id: number }>(
+      `INSERT INTO mkt_deliveries (event_id, access_id, user_id, url, next_attempt_at, created_at) VALUES ($1, $2, 0, $3, $4, $4) RETURNING id::int AS id`,
+      [event!.id, access.id, access.webhook_url, now],
+    );
+    return { eventId: event!.id, deliveryId: delivery!.id };
+  });
 }

@@ -5,6 +5,7 @@
  *   GET  /stores/{slug}/fr/api/v1/services
  *   POST /stores/{slug}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}
  *   GET  /stores/{slug}/fr/api/v1/webhooks/deliveries        (the caller's delivery log)
+ *   POST /stores/{slug}/fr/api/v1/webhooks/test              (a webhook.test event to the caller)
  *
  * Every call carries apiKey/apiToken (spec 5). Errors under /stores, unknown routes included,
  * answer the marketplace error body of schemas/marketplace.ts (MarketErrorBody), not the
@@ -17,6 +18,7 @@ import {
   DebitResponse,
   DeliveryLogResponse,
   PRODUCT_SKU,
+  WebhookTestResponse,
   ServicesResponse,
   SLUG,
   type MarketErrorBody,
@@ -30,11 +32,14 @@ import { setRateLimitHeaders } from '../core/limits.ts';
 import type { Sql } from '../core/state/sql.ts';
 import { activeAuthorizations } from './authorizations.ts';
 import { createCatalog, type Access, type Store } from './catalog.ts';
-import { debit } from './debit.ts';
+import { debit, idempotentDebit } from './debit.ts';
+import { createHash } from 'node:crypto';
 import { invalid, MarketError } from './errors.ts';
 import { endpointAuthorization, profileOf } from './format.ts';
 import { marketplaceOpenApi, type MarketRouteDoc } from './openapi.ts';
 import { deliveryLog } from './webhooks/log.ts';
+import { webhookId } from './webhooks/worker.ts';
+import { emitTest } from './outbox.ts';
 
 /**
  * Who an OAuth access token (from the sign-in module) belongs to: null when the token is
@@ -55,6 +60,20 @@ export interface MarketplaceRouteDeps {
   /** Requests per minute of one access (one partner in one store). */
   ratePerMinute: number;
   resolveAccessToken: AccessTokenResolver;
+  /** How long a debit's Idempotency-Key and its response are kept. */
+  idempotencyTtlMs: number;
+}
+
+/**
+ * The Idempotency-Key header of a debit, null when absent: 1 to 255 visible ASCII characters
+ * (a UUID is the usual choice), given once.
+ */
+function idempotencyKey(request: FastifyRequest): string | null {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return null;
+  if (Array.isArray(raw)) throw invalid('Idempotency-Key', null, 'Idempotency-Key is given more than once');
+  if (!/^[\x21-\x7e]{1,255}$/.test(raw)) throw invalid('Idempotency-Key', raw.slice(0, 300), 'Idempotency-Key: 1 to 255 visible ASCII characters, such as a UUID');
+  return raw;
 }
 
 export const STORE_PREFIX = '/stores';
@@ -83,6 +102,7 @@ const LogQuery = z
   .strict();
 
 const StoreParam = z.object({ store: z.string().describe('the store slug') });
+const NoInput = z.object({}).strict();
 
 /** What the OpenAPI document says of each route; the same schemas parse the input. */
 export const ROUTE_DOCS: MarketRouteDoc[] = [
@@ -95,13 +115,21 @@ export const ROUTE_DOCS: MarketRouteDoc[] = [
   {
     method: 'post', path: '/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}', query: DebitInput, params: DebitParams, response: DebitResponse,
     summary: 'Debit tokens (rules 1-3 of spec 4.2)',
-    description: 'Draws on the named authorization first, then on the client\'s other active authorizations of the product in order of purchase; an insufficient total debits nothing (402). The user parameter, optional, may also be sent in a JSON body.',
-    errors: ['invalid_parameter', 'not_a_tokens_authorization', 'invalid_access_token', 'insufficient_tokens', 'authorization_inactive', 'client_not_found', 'authorization_not_found'],
+    description: 'Draws on the named authorization first, then on the client\'s other active authorizations of the product in order of purchase; an insufficient total debits nothing (402). The user parameter, optional, may also be sent in a JSON body. '
+      + 'With an Idempotency-Key header (1 to 255 visible ASCII characters, a UUID for instance), a debit retried with the same key (after a timeout) is answered with the first response and the header Idempotent-Replayed: true, never debiting twice; the same key with another authorization, quantity or user answers 422 idempotency_key_reused. Keys are kept per partner access for 24 h by default (MARKETPLACE_IDEMPOTENCY_TTL_H); a refused debit (nothing debited) keeps none.',
+    headers: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'makes a retried debit safe: the same key is answered with the first response', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' } }],
+    errors: ['invalid_parameter', 'not_a_tokens_authorization', 'invalid_access_token', 'insufficient_tokens', 'authorization_inactive', 'client_not_found', 'authorization_not_found', 'idempotency_key_reused'],
   },
   {
     method: 'get', path: '/stores/{store}/fr/api/v1/webhooks/deliveries', query: LogQuery, params: StoreParam, response: DeliveryLogResponse,
     summary: 'The caller\'s webhook delivery log', description: 'Newest first, with every attempt; page with before=next_before.',
     errors: ['invalid_parameter'],
+  },
+  {
+    method: 'post', path: '/stores/{store}/fr/api/v1/webhooks/test', query: NoInput, params: StoreParam, response: WebhookTestResponse,
+    summary: 'Send a test event to the caller\'s webhook URL',
+    description: 'Queues a webhook.test event for this access only, signed, retried and logged like the others; follow it in the delivery log with delivery_id. 402 no_webhook_url while the access has no receiving URL.',
+    errors: ['invalid_parameter', 'no_webhook_url'],
   },
 ];
 
@@ -139,6 +167,7 @@ const ROUTE_METHODS: [RegExp, string[]][] = [
   [/^\/stores\/[^/]+\/fr\/api\/v1\/services\/?$/, ['GET', 'HEAD']],
   [/^\/stores\/[^/]+\/fr\/api\/v1\/services\/debit\/[^/]+\/[^/]+\/?$/, ['POST']],
   [/^\/stores\/[^/]+\/fr\/api\/v1\/webhooks\/deliveries\/?$/, ['GET', 'HEAD']],
+  [/^\/stores\/[^/]+\/fr\/api\/v1\/webhooks\/test\/?$/, ['POST']],
   [/^\/stores\/openapi\.json$/, ['GET', 'HEAD']],
 ];
 
@@ -260,14 +289,23 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     };
   });
 
-  app.post('/:store/fr/api/v1/services/debit/:authorizationId/:quantityToDebit', async (request): Promise<z.infer<typeof DebitResponse>> => {
+  app.post('/:store/fr/api/v1/services/debit/:authorizationId/:quantityToDebit', async (request, reply) => {
     const { access } = caller(request);
     const params = parse(DebitParams, request.params);
     // The user may be named in the query or the JSON body; when it is, it must own the authorization.
     const q = parse(DebitInput, { ...(request.query as object), ...((request.body as object | undefined) ?? {}) });
     const userId = await identify(q, access, false);
-    await debit(deps.sql, { access, authorizationId: Number(params.authorizationId), quantity: Number(params.quantityToDebit), userId, now: deps.clock.now() });
-    return { status: 'ok' };
+    const query = { access, authorizationId: Number(params.authorizationId), quantity: Number(params.quantityToDebit), userId, now: deps.clock.now() };
+    const key = idempotencyKey(request);
+    if (key === null) {
+      await debit(deps.sql, query);
+      return { status: 'ok' };
+    }
+    // The request a key stands for: what is debited, and from whom (the user named, as given).
+    const requestHash = createHash('sha256').update(JSON.stringify([params.authorizationId, params.quantityToDebit, Object.entries(q).sort()])).digest('hex');
+    const outcome = await idempotentDebit(deps.sql, query, { key, requestHash, ttlMs: deps.idempotencyTtlMs }, () => ({ status: 'ok' }));
+    if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+    return reply.code(outcome.status).send(outcome.body);
   });
 
   app.get('/:store/fr/api/v1/webhooks/deliveries', async (request): Promise<z.infer<typeof DeliveryLogResponse>> => {
@@ -275,5 +313,14 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     const q = parse(LogQuery, request.query);
     const log = await deliveryLog(deps.sql, { accessId: access.id, status: q.status ?? null, before: q.before ? Number(q.before) : null, limit: q.limit ? Number(q.limit) : 50 });
     return { deliveries: log.deliveries.map(({ access_id: _, ...d }) => d), next_before: log.next_before };
+  });
+
+  app.post('/:store/fr/api/v1/webhooks/test', async (request): Promise<z.infer<typeof WebhookTestResponse>> => {
+    const { access } = caller(request);
+    parse(NoInput, request.query);
+    parse(NoInput, request.body ?? {});
+    const queued = await emitTest(deps.sql, access, deps.clock.now());
+    if (!queued) throw new MarketError('no_webhook_url', 'this access has no webhook URL: ask the operator to set one', {});
+    return { status: 'ok', webhook_id: webhookId(queued.eventId), delivery_id: queued.deliveryId };
   });
 }

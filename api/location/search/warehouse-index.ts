@@ -24,6 +24,15 @@ function filesSignature(warehouse: Warehouse, country: Country, table: string): 
   }).join('|');
 }
 
+/** How long the last build of each index took, per warehouse: index (its tables), country, seconds, when it ended. */
+export interface IndexBuild { index: string; country: Country; seconds: number; built_at: Date }
+const builds = new WeakMap<Warehouse, Map<string, IndexBuild>>();
+
+/** The last build of every in-memory index of the warehouse (for /metrics). */
+export function indexBuildTimes(warehouse: Warehouse): IndexBuild[] {
+  return [...(builds.get(warehouse)?.values() ?? [])].sort((a, b) => a.index.localeCompare(b.index) || a.country.localeCompare(b.country));
+}
+
 type Entry<T> = { generation: number; files: string; index: T | null; ready: Promise<T | null> };
 
 export interface IndexCache<T> {
@@ -52,8 +61,18 @@ export function indexCache<T>(table: string | readonly string[], build: (warehou
     if (hit && hit.files === files) { hit.generation = warehouse.generation; return hit; }
     const entry: Entry<T> = { generation: warehouse.generation, files, index: null, ready: Promise.resolve(null) };
     byCountry.set(country, entry);
+    const started = performance.now();
     entry.ready = build(warehouse, country).then(
-      (index) => { if (byCountry.get(country) === entry && signature(warehouse, country) === files) entry.index = index; return entry.index; },
+      (index) => {
+        if (byCountry.get(country) === entry && signature(warehouse, country) === files) entry.index = index;
+        if (entry.index !== null) {
+          let times = builds.get(warehouse);
+          if (!times) { times = new Map(); builds.set(warehouse, times); }
+          const name = tables.join('+');
+          times.set(`${name}/${country}`, { index: name, country, seconds: (performance.now() - started) / 1000, built_at: new Date() });
+        }
+        return entry.index;
+      },
       () => null,
     );
     return entry;

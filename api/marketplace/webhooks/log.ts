@@ -1,5 +1,5 @@
 /** The delivery log: what was sent to a receiver, and every attempt with its outcome. */
-import type { Delivery, WebhookEnvelope } from '../../../schemas/marketplace.ts';
+import type { Delivery } from '../../../schemas/marketplace.ts';
 import type { Sql } from '../../core/state/sql.ts';
 import { offsetTimestamp } from '../format.ts';
 import { webhookId } from './worker.ts';
@@ -14,14 +14,14 @@ export interface LogQuery {
 }
 
 interface Row {
-  id: number; event_id: number; type: Delivery['event']; authorization_id: number; user_id: number; access_id: number;
-  url: string; status: Delivery['status']; next_attempt_at: Date; delivered_at: Date | null; created_at: Date; payload: WebhookEnvelope;
+  id: number; event_id: number; type: Delivery['event']; authorization_id: number | null; user_id: number | null; access_id: number;
+  url: string; status: Delivery['status']; next_attempt_at: Date; delivered_at: Date | null; created_at: Date; payload: Delivery['payload'];
 }
 interface AttemptRow { delivery_id: number; attempted_at: Date; status_code: number | null; error: string | null; duration_ms: number }
 
 export async function deliveryLog(sql: Sql, q: LogQuery): Promise<{ deliveries: (Delivery & { access_id: number })[]; next_before: number | null }> {
   const rows = await sql.query<Row>(
-    `SELECT d.id::int AS id, d.event_id::int AS event_id, e.type, e.authorization_id::int AS authorization_id, d.user_id::int AS user_id,
+    `SELECT d.id::int AS id, d.event_id::int AS event_id, e.type, e.authorization_id::int AS authorization_id, e.user_id::int AS user_id,
             d.access_id::int AS access_id, d.url, d.status, d.next_attempt_at, d.delivered_at, d.created_at, e.payload
        FROM mkt_deliveries d JOIN mkt_events e ON e.id = d.event_id
       WHERE ($1::bigint IS NULL OR d.access_id = $1) AND ($2::text IS NULL OR d.status = $2) AND ($3::bigint IS NULL OR d.id < $3)

@@ -2,12 +2,14 @@
  * Webhook delivery from the outbox (mkt_deliveries). At least once, in order per receiver and
  * client: a delivery is not attempted while an earlier one to the same access about the same
  * client is pending, so an authorization's events (and a renewal's disable before its create)
- * arrive in the order they were made. Failed attempts are retried with exponential backoff;
+ * arrive in the order they were made. Failed attempts are retried on a schedule over about
+ * three days (RETRY_SCHEDULE_MS, as Stripe and Standard Webhooks senders do), every attempt kept;
  * all state is in the database, so a restart (or another process) picks up where it stopped.
  * Several workers may run at once: deliveries are claimed with FOR UPDATE SKIP LOCKED and a
  * lease. A delivery goes to the access's current URL; while the access has none, it waits.
  * Requests are signed per Standard Webhooks (webhook-id, webhook-timestamp,
- * webhook-signature v1 = HMAC-SHA256 with the access's whsec_ secret).
+ * webhook-signature v1 = HMAC-SHA256 with the access's whsec_ secret); while a rotated secret's
+ * overlap runs, the header carries a `v1,` signature with each secret, new one first.
  */
 import { Webhook } from 'standardwebhooks';
 import { systemClock, type Clock } from '../../core/clock.ts';
@@ -29,11 +31,11 @@ export interface DeliveryWorkerOptions {
   allowPrivateNetworks?: boolean;
   /** Time limit of one request. */
   timeoutMs?: number;
-  /** Attempts before a delivery is marked failed (and the next of its sequence may go). */
-  maxAttempts?: number;
-  /** Wait after the first failure, doubled after each further one, up to backoffMaxMs. */
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
+  /**
+   * The wait after each failed attempt, in order; once they are spent the delivery is marked
+   * failed (and the next of its sequence may go). Default RETRY_SCHEDULE_MS.
+   */
+  retrySchedule?: readonly number[];
   /** How long a claimed delivery stays reserved to its worker. */
   leaseMs?: number;
   /** Deliveries claimed per round. */
@@ -43,21 +45,47 @@ export interface DeliveryWorkerOptions {
 
 export interface RunResult { attempted: number; delivered: number; retried: number; failed: number }
 
-export function backoffMs(attempts: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+const S = 1000, M = 60 * S, H = 60 * M;
+/**
+ * Waits after each failed attempt: 5 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then 12 h five
+ * times: 14 attempts, the last 3 days 3 h 36 min after the first (Stripe retries for up to three
+ * days; Standard Webhooks' reference schedule is of the same shape).
+ */
+export const RETRY_SCHEDULE_MS: readonly number[] = [5 * S, 1 * M, 5 * M, 30 * M, 1 * H, 2 * H, 4 * H, 8 * H, 12 * H, 12 * H, 12 * H, 12 * H, 12 * H];
+
+/** The wait after the `failedAttempts`-th failed attempt, or null when the schedule is spent (give up). */
+export function retryDelayMs(failedAttempts: number, schedule: readonly number[] = RETRY_SCHEDULE_MS): number | null {
+  return failedAttempts >= 1 && failedAttempts <= schedule.length ? schedule[failedAttempts - 1]! : null;
+}
+
+/**
+ * A schedule from text, as MARKETPLACE_WEBHOOK_RETRY_SCHEDULE gives it: durations with a unit
+ * (ms, s, m, h, d), comma-separated ("5s,1m,5m,30m,1h"). Null when it cannot be read.
+ */
+export function parseRetrySchedule(text: string): number[] | null {
+  const unit: Record<string, number> = { ms: 1, s: S, m: M, h: H, d: 24 * H };
+  const parts = text.split(',').map((p) => /^\s*(\d{1,7})\s*(ms|s|m|h|d)\s*$/.exec(p));
+  if (parts.length === 0 || parts.length > 100 || parts.some((p) => !p)) return null;
+  return parts.map((p) => Number(p![1]) * unit[p![2]!]!);
+}
+
+/**
+ * The webhook-signature header: one `v1,` signature per secret, space-separated (Standard
+ * Webhooks), so a receiver holding either the new or the previous secret verifies it.
+ */
+export function signatureHeader(msgId: string, sentAt: Date, body: string, secrets: readonly string[]): string {
+  return secrets.map((secret) => new Webhook(secret).sign(msgId, sentAt, body)).join(' ');
 }
 
 /** The webhook-id of an event: the same on every attempt, so receivers can drop duplicates. */
 export const webhookId = (eventId: number) => `msg_${eventId}`;
 
-interface Claimed { id: number; event_id: number; attempts: number; url: string; secret: string; payload: unknown; lease_until: Date }
+interface Claimed { id: number; event_id: number; attempts: number; url: string; secret: string; previous_secret: string | null; previous_until: Date | null; payload: unknown; lease_until: Date }
 
 export function createDeliveryWorker(o: DeliveryWorkerOptions) {
   const send = o.send ?? createSender({ allowPrivateNetworks: o.allowPrivateNetworks ?? false });
   const timeoutMs = o.timeoutMs ?? 10_000;
-  const maxAttempts = o.maxAttempts ?? 15;
-  const baseMs = o.backoffBaseMs ?? 10_000;
-  const maxMs = o.backoffMaxMs ?? 3_600_000;
+  const schedule = o.retrySchedule ?? RETRY_SCHEDULE_MS;
   const leaseMs = o.leaseMs ?? Math.max(60_000, timeoutMs * 3);
   const batch = o.batch ?? 20;
 
@@ -79,7 +107,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
            FROM mkt_events e, mkt_accesses ac
           WHERE d.id = ANY($1::bigint[]) AND e.id = d.event_id AND ac.id = d.access_id
           RETURNING d.id::int AS id, d.event_id::int AS event_id, d.attempts, ac.webhook_url AS url,
-                    ac.webhook_secret AS secret, e.payload, d.lease_until`,
+                    ac.webhook_secret AS secret, ac.webhook_previous_secret AS previous_secret,
+                    ac.webhook_previous_secret_until AS previous_until, e.payload, d.lease_until`,
         [ids.map((r) => r.id), lease],
       );
     });
@@ -98,7 +127,11 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
         'user-agent': 'marketplace-webhooks/1',
         'webhook-id': msgId,
         'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': new Webhook(d.secret).sign(msgId, sentAt, body),
+        'webhook-signature': signatureHeader(msgId, sentAt, body, [
+          d.secret,
+          // The replaced secret still signs until its overlap ends (the state's clock decides).
+          ...(d.previous_secret && d.previous_until && d.previous_until > o.clock.now() ? [d.previous_secret] : []),
+        ]),
       };
       // Redirects are not followed: a 3xx is a failed attempt like any other non-2xx.
       const res = await send(d.url, headers, body, timeoutMs);
@@ -111,7 +144,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
     const duration = Math.round(performance.now() - started);
     const now = o.clock.now();
     const attempts = d.attempts + 1;
-    const outcome = error === null ? 'delivered' : attempts >= maxAttempts ? 'failed' : 'retried';
+    const wait = retryDelayMs(attempts, schedule);
+    const outcome = error === null ? 'delivered' : wait === null ? 'failed' : 'retried';
     await o.sql.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO mkt_delivery_attempts (delivery_id, attempted_at, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5)`,
@@ -123,7 +157,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions) {
                 delivered_at = CASE WHEN $3 = 'delivered' THEN $6::timestamptz END,
                 next_attempt_at = CASE WHEN $3 = 'pending' THEN $7::timestamptz ELSE next_attempt_at END
           WHERE id = $1 AND lease_until = $8`,
-        [d.id, attempts, outcome === 'retried' ? 'pending' : outcome, statusCode, error, now, new Date(now.getTime() + backoffMs(attempts, baseMs, maxMs)), d.lease_until],
+        [d.id, attempts, outcome === 'retried' ? 'pending' : outcome, statusCode, error, now, new Date(now.getTime() + (wait ?? 0)), d.lease_until],
       );
     });
     if (outcome === 'failed') o.log?.error({ delivery: d.id, url: d.url, attempts, error }, 'webhook delivery given up');

@@ -144,10 +144,14 @@ describe('documentation', () => {
     expect(doc.openapi).toBe('3.1.0');
     const op = doc.paths['/api/v1/fr/location'].get;
     expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(['lat', 'lng', 'address', 'locale', 'limit', 'postcode', 'citycode']);
-    expect(op.responses['200'].content['application/json'].schema.properties.data).toBeDefined();
+    // The response schema is a shared component, referenced.
+    const ref: string = op.responses['200'].content['application/json'].schema.$ref;
+    expect(doc.components.schemas[ref.replace('#/components/schemas/', '')].properties.data).toBeDefined();
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '422', '429', '500', '503']));
     const page = await get(t, '/docs', null);
     expect(page.headers['content-type']).toMatch(/text\/html/);
-    expect(page.body).toContain('/api/v1/fr/report');
+    expect(page.body).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect((await get(t, '/docs/assets/swagger-ui-bundle.js', null)).statusCode).toBe(200);
+    expect((await get(t, '/docs/init.js', null)).body).toContain('"url":"/openapi.json"');
   });
 });

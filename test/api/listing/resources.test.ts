@@ -8,6 +8,7 @@ import { createAccountRepository } from '../../../api/accounts/accounts.ts';
 import { responseSchema, type ResponseKind } from '../../../api/listing/versions/index.ts';
 import { buildTestApp } from '../../helpers/app.ts';
 import { backends } from '../core/state/backends.ts';
+import { inlineRefs } from '../../helpers/openapi.ts';
 import { condoPayload, listingFixture, PREFIX, VERSIONS_SERVED, viagerPayload, type ListingFixture, type Version } from './fixtures.ts';
 
 describe.each(backends)('listing resources on $name', (backend) => {
@@ -184,7 +185,7 @@ describe.each(backends)('listing resources on $name', (backend) => {
   });
 
   it('the OpenAPI document has every route under every prefix, with each version schema', async () => {
-    const doc = (await f.t.app.inject('/openapi.json')).json();
+    const doc = inlineRefs((await f.t.app.inject('/openapi.json')).json());
     for (const prefix of ['v3', 'v3.1', 'v3.2']) {
       for (const p of ['/properties/search', '/properties', '/properties/{id}', '/agencies', '/agencies/{id}', '/users', '/users/{id}', '/gateways', '/gateways/{id}']) {
         expect(doc.paths[`/{locale}/api/${prefix}${p}`], `${prefix}${p}`).toBeDefined();

@@ -76,6 +76,28 @@ describe.each(backends)('marketplace bad input (property-based) on $name', (back
     }), fuzzParams);
   });
 
+  it('POST debit with any Idempotency-Key: a refused key debits nothing, a replay nothing more', async () => {
+    const key = fc.oneof(fc.uuid(), hostileText.map((t) => t.replace(/[^\t\x20-\x7e\x80-\xff]/g, '').slice(0, 400)));
+    await fc.assert(fc.asyncProperty(key, async (k) => {
+      const request = { method: 'POST', url: `/stores/maison/fr/api/v1/services/debit/${authorizationId}/1`, headers: { ...f.headers('OWNER'), 'content-type': 'application/json', 'idempotency-key': k } };
+      const first = await send(request);
+      const after = await state();
+      const again = await send(request);
+      expect(again.statusCode).toBe(first.statusCode);
+      if (first.statusCode === 200) {
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(await state()).toEqual(after);
+      }
+    }), fuzzParams);
+  });
+
+  it('POST webhooks/test: any query and body', async () => {
+    const body = fc.oneof(fc.constant(undefined), hostileJson.map((v) => JSON.stringify(v)), hostileText.map((t) => t.slice(0, 500)));
+    await fc.assert(fc.asyncProperty(who, queryString(['x', 'event'] as const), body, async (w, q, b) => {
+      await send({ method: 'POST', url: `/stores/maison/fr/api/v1/webhooks/test?${q}`, headers: { ...f.headers(w), 'content-type': 'application/json' }, payload: b });
+    }), fuzzParams);
+  });
+
   it('GET deliveries: any query', async () => {
     await fc.assert(fc.asyncProperty(who, queryString(LOG_PARAMS, { limit: '10', status: 'pending' }), async (w, q) => {
       await send({ method: 'GET', url: `/stores/maison/fr/api/v1/webhooks/deliveries?${q}`, headers: f.headers(w) });
@@ -85,7 +107,7 @@ describe.each(backends)('marketplace bad input (property-based) on $name', (back
   it('credential headers and methods: any value, any method', async () => {
     const header = fc.oneof(fc.constant(f.creds.OWNER.apiKey), hostileText.map((t) => t.replace(/[^\t\x20-\x7e]/g, '').slice(0, 300)));
     const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD');
-    const path = fc.constantFrom('/fr/api/v1/services', `/fr/api/v1/services/debit/${authorizationId}/1`, '/fr/api/v1/webhooks/deliveries', '/nothing');
+    const path = fc.constantFrom('/fr/api/v1/services', `/fr/api/v1/services/debit/${authorizationId}/1`, '/fr/api/v1/webhooks/deliveries', '/fr/api/v1/webhooks/test', '/nothing');
     await fc.assert(fc.asyncProperty(method, path, header, header, async (m, p, apiKey, apiToken) => {
       await send({ method: m, url: `/stores/maison${p}`, headers: { apiKey, apiToken } });
     }), fuzzParams);

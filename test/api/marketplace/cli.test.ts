@@ -93,6 +93,15 @@ describe.each(backends)('marketplace CLI on $name', (backend) => {
     expect(await ok('webhooks', 'log', '--store', 'maison')).toMatch(/msg_\d+\s+ACME\s+authorization\.disable\s+\d+\s+delivered\s+1\s+HTTP 204/);
   });
 
+  it('rotates a webhook secret: printed once, the previous one signing until the overlap ends', async () => {
+    const [access] = await db.sql.query<{ id: number; webhook_secret: string }>(`SELECT id::int AS id, webhook_secret FROM mkt_accesses ORDER BY id LIMIT 1`);
+    const out = await ok('partners', 'rotate-secret', String(access!.id), '--overlap-hours', '48');
+    const secret = /new webhook secret: (whsec_\S+)/.exec(out)![1]!;
+    expect(out).toContain('until 2026-02-02T09:00:00.000Z');
+    const [after] = await db.sql.query<{ webhook_secret: string; webhook_previous_secret: string }>(`SELECT webhook_secret, webhook_previous_secret FROM mkt_accesses WHERE id = $1`, [access!.id]);
+    expect(after).toEqual({ webhook_secret: secret, webhook_previous_secret: access!.webhook_secret });
+  });
+
   it('refuses bad commands with exit code 2 and the usage, unknown or duplicate records with 1', async () => {
     const cases: [string[], number, RegExp][] = [
       [['nothing'], 2, /unknown command: nothing/],
@@ -105,6 +114,8 @@ describe.each(backends)('marketplace CLI on $name', (backend) => {
       [['products', 'create', '--partner', 'NOPE', '--sku', 'NOPE-X', '--name', 'x'], 1, /partner NOPE not found/],
       [['stores', 'create', '--slug', 'maison', '--name', 'again'], 1, /store maison already exists/],
       [['purchases', 'create', '--store', 'maison', '--user', 'julie@example.ca', '--plan', 'ACME-TOURS-T10', '--options', '4k'], 2, /has no option 4k/],
+      [['partners', 'rotate-secret', '1', '--overlap-hours', '1000'], 2, /--overlap-hours is a whole number of hours from 0 to 720/],
+      [['partners', 'rotate-secret', '999'], 1, /access 999 not found or revoked/],
     ];
     for (const [args, code, message] of cases) {
       const r = await market(...args);

@@ -5,7 +5,11 @@ import { cancelPurchase, purchase, renewDue } from '../../../api/marketplace/pur
 import { createDeliveryWorker } from '../../../api/marketplace/webhooks/worker.ts';
 import { DebitResponse, DeliveryLogResponse, MarketErrorBody, ServicesResponse } from '../../../schemas/marketplace.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
+import { inlineRefs } from '../../helpers/openapi.ts';
 import { closeMarket, openMarket, type MarketFixture } from './fixture.ts';
+
+/** 1 s, 2 s, 4 s... after each failure: ten attempts. */
+const DOUBLING = Array.from({ length: 9 }, (_, i) => 1000 * 2 ** i);
 
 const BASE = '/stores/maison/fr/api/v1';
 
@@ -15,7 +19,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
   let worker: ReturnType<typeof createDeliveryWorker>;
   beforeAll(async () => {
     ({ db, f } = await openMarket(backend));
-    worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, maxAttempts: 10, allowPrivateNetworks: true });
+    worker = createDeliveryWorker({ sql: db.sql, clock: f.clock, retrySchedule: DOUBLING, allowPrivateNetworks: true });
   });
   afterAll(async () => {
     await closeMarket(db, f);
@@ -214,7 +218,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
 
   it("the server's jobs renew and deliver; a cancelled subscription ends without a new period", async () => {
     const jobs = createMarketplaceJobs({
-      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, maxAttempts: 3, backoffBaseMs: 1000, allowPrivateNetworks: true },
+      sql: db.sql, clock: f.clock, renewIntervalMs: 0, webhookIntervalMs: 0, webhook: { timeoutMs: 5000, retrySchedule: [1000, 2000], allowPrivateNetworks: true },
       log: { info: () => {}, error: () => {} },
     });
     const yearly = await purchase(db.sql, f.catalog, { store: 'maison', user: 'marc@example.ca', plan: 'BETA-PHOTO-Y' }, f.clock);
@@ -240,12 +244,14 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
   it('publishes its OpenAPI document, without credentials', async () => {
     const res = await f.app.inject({ method: 'GET', url: '/stores/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
+    const doc = inlineRefs(res.json());
     expect(Object.keys(doc.paths)).toEqual([
       '/stores/{store}/fr/api/v1/services', '/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}', '/stores/{store}/fr/api/v1/webhooks/deliveries',
+      '/stores/{store}/fr/api/v1/webhooks/test',
     ]);
     const debitDoc = doc.paths['/stores/{store}/fr/api/v1/services/debit/{authorizationId}/{quantityToDebit}'].post;
-    expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '429', '500']);
+    expect(Object.keys(debitDoc.responses)).toEqual(['200', '400', '401', '402', '404', '422', '429', '500']);
+    expect(debitDoc.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toContain('header:Idempotency-Key');
     expect(doc.paths['/stores/{store}/fr/api/v1/services'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('profile');
     expect(doc.components.securitySchemes.apiToken).toEqual({ type: 'apiKey', in: 'header', name: 'apiToken' });
   });
@@ -286,7 +292,7 @@ describe.each(backends)('marketplace cycle on $name', (backend) => {
     expect(await worker.runOnce()).toMatchObject({ attempted: 2, retried: 2 });
     // A fresh worker (a restarted server) picks the state up from the database.
     f.receiver.setMode('up');
-    const restarted = createDeliveryWorker({ sql: db.sql, clock: f.clock, backoffBaseMs: 1000, allowPrivateNetworks: true });
+    const restarted = createDeliveryWorker({ sql: db.sql, clock: f.clock, retrySchedule: DOUBLING, allowPrivateNetworks: true });
     f.clock.advance(2000);
     expect(await restarted.runOnce()).toMatchObject({ delivered: 8, retried: 0 });
     for (const partner of ['OWNER', 'ACME']) {

@@ -23,13 +23,15 @@ import { type Warehouse } from '../../../api/core/warehouse.ts';
 import { openLocationWarehouse } from '../../../api/location/warehouse.ts';
 import { createCatalog, type Catalog } from '../../../api/marketplace/catalog.ts';
 import { createResolvedAddresses } from '../../../api/location/search/resolved.ts';
-import { WebhookEnvelope, type WebhookEnvelope as Envelope } from '../../../schemas/marketplace.ts';
+import { WebhookEnvelope, WebhookTestEnvelope, type WebhookEnvelope as Envelope, type WebhookTestEnvelope as TestEnvelope } from '../../../schemas/marketplace.ts';
 
-export interface Received { partner: string; webhookId: string; envelope: Envelope }
+export interface Received { partner: string; webhookId: string; envelope: Envelope; signature: string }
 
 /** A webhook receiver on 127.0.0.1: verifies signatures, acknowledges with 204, or is down. */
 export async function startReceiver(secrets: Map<string, string>) {
   const received: Received[] = [];
+  /** webhook.test events, apart: they are not about an authorization. */
+  const tests: { partner: string; webhookId: string; envelope: TestEnvelope; signature: string }[] = [];
   const rejected: string[] = [];
   let mode: 'up' | 'http503' | 'reset' = 'up';
   const server: Server = createServer((req, res) => {
@@ -43,8 +45,10 @@ export async function startReceiver(secrets: Map<string, string>) {
       const raw = Buffer.concat(chunks).toString('utf8');
       try {
         if (!secret) throw new Error(`no secret for ${partner}`);
-        const body = new Webhook(secret).verify(raw, req.headers as Record<string, string>);
-        received.push({ partner, webhookId: String(req.headers['webhook-id']), envelope: WebhookEnvelope.parse(body) });
+        const body = new Webhook(secret).verify(raw, req.headers as Record<string, string>) as { webhook?: string };
+        const common = { partner, webhookId: String(req.headers['webhook-id']), signature: String(req.headers['webhook-signature']) };
+        if (body.webhook === 'webhook.test') tests.push({ ...common, envelope: WebhookTestEnvelope.parse(body) });
+        else received.push({ ...common, envelope: WebhookEnvelope.parse(body) });
         res.writeHead(204).end();
       } catch (e) {
         rejected.push(`${partner}: ${(e as Error).message}`);
@@ -57,7 +61,10 @@ export async function startReceiver(secrets: Map<string, string>) {
   return {
     url: (partner: string) => `http://127.0.0.1:${port}/hooks/${partner}`,
     received,
+    tests,
     rejected,
+    /** The secret the receiver verifies with, per partner (a partner deploying a rotated secret sets it). */
+    secrets,
     setMode(m: typeof mode) { mode = m; },
     of: (partner: string) => received.filter((r) => r.partner === partner),
     close: () => new Promise<void>((r) => server.close(() => r())),

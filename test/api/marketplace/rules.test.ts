@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../../api/marketplace/debit.ts';
 import { addMonths, endpointAuthorization, offsetTimestamp, utcDate, webhookAuthorization, type AuthorizationRow } from '../../../api/marketplace/format.ts';
-import { backoffMs } from '../../../api/marketplace/webhooks/worker.ts';
+import { parseRetrySchedule, retryDelayMs, RETRY_SCHEDULE_MS } from '../../../api/marketplace/webhooks/worker.ts';
 import { EndpointAuthorization, PlanInput, WebhookAuthorization } from '../../../schemas/marketplace.ts';
 
 describe('debit allocation (spec 4.2 rules 1 and 2)', () => {
@@ -58,8 +58,19 @@ describe('periods and formats', () => {
   });
 });
 
-describe('webhook backoff', () => {
-  it('doubles from the base up to the ceiling', () => {
-    expect([1, 2, 3, 4, 10, 30].map((n) => backoffMs(n, 10_000, 3_600_000))).toEqual([10_000, 20_000, 40_000, 80_000, 3_600_000, 3_600_000]);
+describe('webhook retry schedule', () => {
+  it('retries 13 times after the first attempt, the last about three days after it, then gives up', () => {
+    const waits = Array.from({ length: 14 }, (_, i) => retryDelayMs(i + 1));
+    expect(waits.slice(0, 4)).toEqual([5_000, 60_000, 300_000, 1_800_000]);
+    expect(waits[13]).toBeNull();
+    const lastAttemptAfterH = RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0) / 3_600_000;
+    expect(lastAttemptAfterH).toBeGreaterThan(72);
+    expect(lastAttemptAfterH).toBeLessThan(80);
+    expect(retryDelayMs(0)).toBeNull();
+  });
+  it('reads a schedule from the configuration, refusing what it cannot read', () => {
+    expect(parseRetrySchedule('5s, 1m,2h,1d,250ms')).toEqual([5_000, 60_000, 7_200_000, 86_400_000, 250]);
+    expect(parseRetrySchedule('5 s')).toEqual([5_000]);
+    for (const bad of ['', '5', '5x', '1m,,2m', '-1s', '1.5h']) expect(parseRetrySchedule(bad), bad).toBeNull();
   });
 });

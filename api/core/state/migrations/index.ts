@@ -10,5 +10,7 @@ import { migration as m003 } from './003_signin.ts';
 import { migration as m004 } from './004_marketplace.ts';
 import { migration as m005 } from './005_listing.ts';
 import { migration as m006 } from './006_space.ts';
+import { migration as m007 } from './007_webhook_rotation_test.ts';
+import { migration as m008 } from './008_idempotency_keys.ts';
 
-export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006];
+export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
