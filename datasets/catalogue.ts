@@ -10,6 +10,10 @@ import { radonSource } from './fr/radon/source.ts';
 import { seismicSource } from './fr/seismic/source.ts';
 import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
+import { floodZonesSource } from './ca/flood-zones/source.ts';
+import { landslideSource } from './ca/landslide/source.ts';
+import { coastalErosionSource } from './ca/coastal-erosion/source.ts';
+import { contaminatedLandSource } from './ca/contaminated-land/source.ts';
 import type { Source } from './source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
@@ -28,6 +32,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
+  floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -22,6 +22,10 @@ import { radonJob } from './fr/radon.job.ts';
 import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
+import { floodZonesJob } from './ca/flood-zones.job.ts';
+import { landslideJob } from './ca/landslide.job.ts';
+import { coastalErosionJob } from './ca/coastal-erosion.job.ts';
+import { contaminatedLandJob } from './ca/contaminated-land.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -32,6 +36,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
+  floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -16,3 +16,21 @@ export const RISKS_FIELDS: FieldDef[] = [
   { id: 'risks.polluted_sites', domain: 'risks', label: { fr: 'Sites et sols pollués', en: 'Polluted sites' }, unit: null, sources: ['fr.polluted-sites'], table: 'polluted_sites', countries: ['fr'],
     definition: { fr: 'Sites dans le rayon (radius, 100 à 2000 m, 500 par défaut): nombre par type, et les 10 plus proches avec type, statut, nom, adresse, distance et date. Anciens sites industriels (CASIAS/BASIAS) servis; un type dont la source n’est pas intégrée a un nombre null (sols pollués BASOL, secteurs d’information sur les sols SIS: inside null).', en: 'Sites within the radius (radius, 100 to 2000 m, default 500): count per type, and the 10 nearest with type, status, name, address, distance and date. Former industrial sites (CASIAS/BASIAS) served; a type whose source is not ingested has a null count (BASOL contaminated land, SIS soil information areas: inside null).' } },
 ];
+
+/** Fields of the risks domain in Quebec (spec 2.10; issue 15). */
+RISKS_FIELDS.push(
+  { id: 'risks.hazards', domain: 'risks', label: { fr: 'Aléas naturels', en: 'Natural hazards' }, unit: null, sources: ['ca.flood-zones', 'ca.landslide', 'ca.coastal-erosion'], table: 'hazard_areas', countries: ['ca'],
+    definition: {
+      fr: 'Aléas des secteurs cartographiés contenant le point, du plus élevé au plus faible, portée point: zones inondables (récurrence 0-20 ans: high; 20-100 ans: moderate; sans récurrence: present), zones de contraintes relatives aux glissements de terrain et à l’érosion côtière (present). Hors secteur, le type est non évalué: l’absence de zone n’est pas l’absence de risque. Non servi pour une position connue à la rue ou à la municipalité (insufficient_precision).',
+      en: 'Hazards of the mapped sectors containing the point, highest first, scope point: flood zones (0-20 year return period: high; 20-100 years: moderate; no return period: present), landslide and coastal-erosion constraint zones (present). Outside the sectors the type is not assessed: absence of zone is not absence of risk. Not served for a position known only to the street or the municipality (insufficient_precision).',
+    } },
+  { id: 'risks.summary', domain: 'risks', label: { fr: 'Synthèse des risques', en: 'Risk summary' }, unit: null, sources: [], table: null, countries: ['ca'],
+    definition: { fr: 'Niveau le plus élevé, aléas notables (modéré et au-dessus, present compris), types évalués et non évalués ici; calculé à partir de hazards.', en: 'Highest level, notable hazards (moderate and above, present included), types assessed and not assessed here; computed from hazards.' } },
+  { id: 'risks.not_assessed', domain: 'risks', label: { fr: 'Aléas non évalués', en: 'Hazards not assessed' }, unit: null, sources: [], table: null, countries: ['ca'],
+    definition: { fr: 'Types d’aléas dont aucun secteur cartographié ne contient le point: l’absence de zone n’est pas l’absence de risque.', en: 'Hazard types no mapped sector of which contains the point: absence of zone is not absence of risk.' } },
+  { id: 'risks.polluted_sites', domain: 'risks', label: { fr: 'Terrains contaminés', en: 'Contaminated land' }, unit: null, sources: ['ca.contaminated-land'], table: 'polluted_sites', countries: ['ca'],
+    definition: {
+      fr: 'Terrains du Répertoire des terrains contaminés dans le rayon (radius, 100 à 2000 m, 500 par défaut): nombre, et les 10 plus proches avec statut (réhabilitation initiée: under_treatment; non débutée ou non nécessaire: confirmed; terminée: remediated; sinon unknown), adresse, distance et date de la dernière fiche. Le Répertoire ne nomme pas les terrains (name null) et publie un point par terrain, pas la parcelle (inside null).',
+      en: 'Sites of the Répertoire des terrains contaminés within the radius (radius, 100 to 2000 m, default 500): count, and the 10 nearest with status (rehabilitation started: under_treatment; not started or not required: confirmed; completed: remediated; else unknown), address, distance and date of the latest file. The Répertoire names no site (name null) and publishes one point per site, not the parcel (inside null).',
+    } },
+);
