@@ -14,6 +14,8 @@ import { floodZonesSource } from './ca/flood-zones/source.ts';
 import { landslideSource } from './ca/landslide/source.ts';
 import { coastalErosionSource } from './ca/coastal-erosion/source.ts';
 import { contaminatedLandSource } from './ca/contaminated-land/source.ts';
+import { brusselsFloodSource } from './be/brussels-flood/source.ts';
+import { brusselsSoilSource } from './be/brussels-soil/source.ts';
 import type { Source } from './source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
@@ -33,6 +35,7 @@ export const SOURCES: readonly Source[] = [
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
+  brusselsFloodSource, brusselsSoilSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -26,6 +26,8 @@ import { floodZonesJob } from './ca/flood-zones.job.ts';
 import { landslideJob } from './ca/landslide.job.ts';
 import { coastalErosionJob } from './ca/coastal-erosion.job.ts';
 import { contaminatedLandJob } from './ca/contaminated-land.job.ts';
+import { brusselsFloodJob } from './be/brussels-flood.job.ts';
+import { brusselsSoilJob } from './be/brussels-soil.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -37,6 +39,7 @@ export const JOBS: Job[] = [
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
+  brusselsFloodJob, brusselsSoilJob,
 ];
 
 export function jobById(id: string): Job | undefined {

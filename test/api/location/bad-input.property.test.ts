@@ -23,7 +23,7 @@ const ROUTES = [
   '/api/v1/fr/location', '/api/v1/ca/location', '/api/v1/be/location', '/api/v1/fr/report', '/api/v1/be/report',
   '/api/v1/fr/market', '/api/v1/fr/market/sales', '/api/v1/fr/catalog/fields', '/api/v1/be/catalog/domains',
   '/api/v1/location', '/api/v1/catalog/coverage',
-  '/api/v1/ca/risks',
+  '/api/v1/ca/risks', '/api/v1/be/risks',
 ];
 const PARAMS = ['lat', 'lng', 'address', 'locale', 'include', 'property_id', 'property_type', 'radius', 'page', 'per_page', 'country', 'geometry', 'category', 'x'];
 

@@ -34,3 +34,22 @@ RISKS_FIELDS.push(
       en: 'Sites of the Répertoire des terrains contaminés within the radius (radius, 100 to 2000 m, default 500): count, and the 10 nearest with status (rehabilitation started: under_treatment; not started or not required: confirmed; completed: remediated; else unknown), address, distance and date of the latest file. The Répertoire names no site (name null) and publishes one point per site, not the parcel (inside null).',
     } },
 );
+
+/** Fields of the risks domain in Belgium (spec 2.10; issue 15): the Brussels-Capital Region only. */
+const BRUSSELS = ['Région de Bruxelles-Capitale / Brussels Hoofdstedelijk Gewest'];
+RISKS_FIELDS.push(
+  { id: 'risks.hazards', domain: 'risks', label: { fr: 'Aléas naturels', en: 'Natural hazards' }, unit: null, sources: ['be.brussels-flood'], table: 'hazard_areas', countries: ['be'], territories: BRUSSELS,
+    definition: {
+      fr: 'Aléa d’inondation de la zone de la carte de Bruxelles Environnement contenant le point (aléa faible, moyen, élevé: low, moderate, high), portée point; hors zone, non évalué (l’absence de zone n’est pas l’absence de risque). Région de Bruxelles-Capitale seulement: ailleurs le domaine répond not_covered.',
+      en: 'Flood hazard of the zone of Bruxelles Environnement’s map containing the point (low, medium, high hazard: low, moderate, high), scope point; outside the zones, not assessed (absence of zone is not absence of risk). Brussels-Capital Region only: elsewhere the domain answers not_covered.',
+    } },
+  { id: 'risks.summary', domain: 'risks', label: { fr: 'Synthèse des risques', en: 'Risk summary' }, unit: null, sources: [], table: null, countries: ['be'], territories: BRUSSELS,
+    definition: { fr: 'Niveau le plus élevé, aléas notables (modéré et au-dessus), types évalués et non évalués ici; calculé à partir de hazards.', en: 'Highest level, notable hazards (moderate and above), types assessed and not assessed here; computed from hazards.' } },
+  { id: 'risks.not_assessed', domain: 'risks', label: { fr: 'Aléas non évalués', en: 'Hazards not assessed' }, unit: null, sources: [], table: null, countries: ['be'], territories: BRUSSELS,
+    definition: { fr: 'Types d’aléas dont aucune zone cartographiée ne contient le point.', en: 'Hazard types no mapped zone of which contains the point.' } },
+  { id: 'risks.polluted_sites', domain: 'risks', label: { fr: 'État du sol', en: 'Soil status' }, unit: null, sources: ['be.brussels-soil'], table: 'polluted_sites', countries: ['be'], territories: BRUSSELS,
+    definition: {
+      fr: 'Parcelles de l’inventaire de l’état du sol (Bruxelles Environnement) contenant le point (inside, à signaler à un acquéreur) et dans le rayon (radius, 100 à 2000 m, 500 par défaut: nombre par type, les 10 plus proches, distance au centre de la parcelle). Catégorie 0: suspected_land, suspected; 2 et 3: contaminated_land, confirmed; 4: contaminated_land, under_treatment; une parcelle reconnue non polluée (catégorie 1) n’est jamais servie.',
+      en: 'Parcels of the soil-status inventory (Bruxelles Environnement) containing the point (inside, to be reported to a buyer) and within the radius (radius, 100 to 2000 m, default 500: count per type, the 10 nearest, distance to the parcel’s centre). Category 0: suspected_land, suspected; 2 and 3: contaminated_land, confirmed; 4: contaminated_land, under_treatment; a parcel recognised as unpolluted (category 1) is never served.',
+    } },
+);

@@ -185,8 +185,10 @@ describe('GET /catalog/hazards', () => {
       expect(byType.radon!.levels.map((l) => [l.level, l.definition.slice(0, 16)])).toEqual([['very_low', 'IRSN category 1:'], ['low', 'IRSN category 2:'], ['moderate', 'IRSN category 3:']]);
       expect(byType.radon!.assessed_in).toEqual([{ country: 'fr', scope: ['locality'], sources: ['fr.radon'], served: true }]);
       expect(byType.clay_shrink_swell!.assessed_in).toEqual([{ country: 'fr', scope: ['building', 'point'], sources: ['fr.clay'], served: true }]);
-      // Belgium's flood is not computed yet.
-      expect(byType.flood!.assessed_in.find((a) => a.country === 'be')).toMatchObject({ sources: ['be.brussels-flood'], served: false });
+      expect(byType.flood!.assessed_in).toEqual([
+        { country: 'ca', scope: ['point'], sources: ['ca.flood-zones'], served: true },
+        { country: 'be', scope: ['point'], sources: ['be.brussels-flood'], served: true },
+      ]);
       expect(byType.flood!.not_assessed_in).toEqual(['fr']);
     }
   });
