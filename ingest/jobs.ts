@@ -28,6 +28,7 @@ import { coastalErosionJob } from './ca/coastal-erosion.job.ts';
 import { contaminatedLandJob } from './ca/contaminated-land.job.ts';
 import { brusselsFloodJob } from './be/brussels-flood.job.ts';
 import { brusselsSoilJob } from './be/brussels-soil.job.ts';
+import { sisJob } from './fr/sis.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -40,6 +41,7 @@ export const JOBS: Job[] = [
   radonJob, seismicJob, clayJob, pollutedSitesJob,
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
   brusselsFloodJob, brusselsSoilJob,
+  sisJob,
 ];
 
 export function jobById(id: string): Job | undefined {

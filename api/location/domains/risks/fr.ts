@@ -11,6 +11,7 @@ import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
 import { finestValue, valuesOfZones } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
+import { servedLayers } from './mapped.ts';
 
 const TABLE = 'zone_values';
 const AREAS = 'hazard_areas';
@@ -105,7 +106,8 @@ async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): P
  * not assessed: absence of zone is not absence of risk (spec 2.5).
  */
 async function clayAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1]): Promise<{ hazard: Hazard } | { reason: 'unavailable' | 'insufficient_precision' | 'not_assessed' }> {
-  if (!deps.warehouse.has('fr', AREAS)) return { reason: 'unavailable' };
+  // The areas table holds other layers (SIS): clay is unavailable unless its own layer is there.
+  if (!deps.warehouse.has('fr', AREAS) || !(await servedLayers(deps, 'fr')).has(CLAY_LAYER)) return { reason: 'unavailable' };
   const { precision, latitude, longitude, building_id: building } = ctx.location;
   if (precision === 'street' || precision === 'locality') return { reason: 'insufficient_precision' };
   const hits = (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude)).filter((a) => a.layer === CLAY_LAYER);

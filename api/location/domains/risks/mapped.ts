@@ -16,7 +16,7 @@ const AREAS = 'hazard_areas';
 const ORDER: readonly HazardLevel[] = ['very_low', 'low', 'moderate', 'present', 'high', 'very_high'];
 
 /** Layers of the table holding at least one area (a layer not ingested is an outage, not an assessment). */
-async function servedLayers(deps: Deps, country: Country): Promise<Set<string>> {
+export async function servedLayers(deps: Deps, country: Country): Promise<Set<string>> {
   const rows = await deps.warehouse.query<{ layer: string }>(`SELECT DISTINCT layer FROM ${country}_${AREAS}`);
   return new Set(rows.map((r) => r.layer));
 }
