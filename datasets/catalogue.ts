@@ -17,6 +17,7 @@ import { contaminatedLandSource } from './ca/contaminated-land/source.ts';
 import { brusselsFloodSource } from './be/brussels-flood/source.ts';
 import { brusselsSoilSource } from './be/brussels-soil/source.ts';
 import { sisSource } from './fr/sis/source.ts';
+import { brushClearingSource } from './fr/brush-clearing/source.ts';
 import type { Source } from './source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
@@ -37,7 +38,7 @@ export const SOURCES: readonly Source[] = [
   radonSource, seismicSource, claySource, pollutedSitesSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
-  sisSource,
+  sisSource, brushClearingSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -29,6 +29,7 @@ import { contaminatedLandJob } from './ca/contaminated-land.job.ts';
 import { brusselsFloodJob } from './be/brussels-flood.job.ts';
 import { brusselsSoilJob } from './be/brussels-soil.job.ts';
 import { sisJob } from './fr/sis.job.ts';
+import { riskCommunesJob } from './fr/risk-communes.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -41,7 +42,7 @@ export const JOBS: Job[] = [
   radonJob, seismicJob, clayJob, pollutedSitesJob,
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
   brusselsFloodJob, brusselsSoilJob,
-  sisJob,
+  sisJob, riskCommunesJob,
 ];
 
 export function jobById(id: string): Job | undefined {

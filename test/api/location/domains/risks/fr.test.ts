@@ -82,11 +82,11 @@ describe('risks in France on the samples', () => {
     expect(risks.summary).toEqual({ highest_level: 'moderate', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
     expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
     // What is not ingested yet is null with its reason, and named in meta.warnings.
-    expect(risks.obligations).toBeNull();
+    expect(risks.obligations).toEqual({ brush_clearing: false });
     expect(risks.polluted_sites?.inside).toEqual([]);
-    expect(risks.missing).toMatchObject({ obligations: 'unavailable', 'polluted_sites.counts.contaminated_land': 'unavailable' });
+    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.contaminated_land': 'unavailable' });
     expect(risks.missing['polluted_sites.inside']).toBeUndefined();
-    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['obligations', 'polluted_sites']);
+    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['polluted_sites']);
   });
 
   it('serves radon at the arrondissement in Paris (the IRSN file has no 75056) and the seismic zone at the commune', async () => {
@@ -243,3 +243,30 @@ describe('soil information areas (SIS) in France on the samples', () => {
   });
 });
 
+
+describe('brush-clearing obligation in France on the samples', () => {
+  it('is true inside an OLD zone and false outside, on both sides of every edge; not said at street precision', async () => {
+    const zones = (await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE layer = 'brush_clearing'`)).map((z) => JSON.parse(z.geometry));
+    expect(zones.length).toBe(2);
+    let inside = 0, outside = 0;
+    for (const g of zones) {
+      const ring = g.coordinates[0] as [number, number][];
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const [[x1, y1], [x2, y2]] = [ring[i]!, ring[i + 1]!];
+        const len = Math.hypot(x2 - x1, y2 - y1);
+        const [nx, ny] = [-(y2 - y1) / len * 0.00002, (x2 - x1) / len * 0.00002];
+        for (const [lng, lat] of [[(x1 + x2) / 2 + nx, (y1 + y2) / 2 + ny], [(x1 + x2) / 2 - nx, (y1 + y2) / 2 - ny]] as [number, number][]) {
+          const expected = zones.some((z) => booleanPointInPolygon([lng, lat], z));
+          if (expected) inside++; else outside++;
+          expect((await risksAt(t, lat, lng)).risks.obligations, `${lat},${lng}`).toEqual({ brush_clearing: expected });
+        }
+      }
+    }
+    expect(inside).toBeGreaterThan(4);
+    expect(outside).toBeGreaterThan(4);
+    const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent('Route de Coutras 33230 Abzac')}&include=risks&locale=en`));
+    const risks = FrRisks.parse(body.data.risks);
+    expect(risks.obligations).toBeNull();
+    expect(risks.missing.obligations).toBe('insufficient_precision');
+  });
+});
