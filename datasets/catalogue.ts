@@ -10,6 +10,14 @@ import { radonSource } from './fr/radon/source.ts';
 import { seismicSource } from './fr/seismic/source.ts';
 import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
+import { floodZonesSource } from './ca/flood-zones/source.ts';
+import { landslideSource } from './ca/landslide/source.ts';
+import { coastalErosionSource } from './ca/coastal-erosion/source.ts';
+import { contaminatedLandSource } from './ca/contaminated-land/source.ts';
+import { brusselsFloodSource } from './be/brussels-flood/source.ts';
+import { brusselsSoilSource } from './be/brussels-soil/source.ts';
+import { sisSource } from './fr/sis/source.ts';
+import { brushClearingSource } from './fr/brush-clearing/source.ts';
 import type { Source } from './source.ts';
 import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
@@ -34,6 +42,9 @@ export const SOURCES: readonly Source[] = [
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
   censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource, caAssessmentSource,
+  floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
+  brusselsFloodSource, brusselsSoilSource,
+  sisSource, brushClearingSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

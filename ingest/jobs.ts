@@ -27,6 +27,14 @@ import { housingZonesJob } from './fr/housing-zones.job.ts';
 import { statbelPricesJob } from './be/statbel-prices.job.ts';
 import { caCensusJob } from './ca/census.job.ts';
 import { caAssessmentJob } from './ca/assessment.job.ts';
+import { floodZonesJob } from './ca/flood-zones.job.ts';
+import { landslideJob } from './ca/landslide.job.ts';
+import { coastalErosionJob } from './ca/coastal-erosion.job.ts';
+import { contaminatedLandJob } from './ca/contaminated-land.job.ts';
+import { brusselsFloodJob } from './be/brussels-flood.job.ts';
+import { brusselsSoilJob } from './be/brussels-soil.job.ts';
+import { sisJob } from './fr/sis.job.ts';
+import { riskCommunesJob } from './fr/risk-communes.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -38,6 +46,9 @@ export const JOBS: Job[] = [
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
   censusJob, housingZonesJob, statbelPricesJob, caCensusJob, caAssessmentJob,
+  floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
+  brusselsFloodJob, brusselsSoilJob,
+  sisJob, riskCommunesJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -48,3 +48,59 @@ export const FrRisks = z.object({
   missing: Missing,
 });
 export type FrRisks = z.infer<typeof FrRisks>;
+
+/** Quebec's contaminated-land statuses (spec 2.10), from the Répertoire des terrains contaminés. */
+export const CaSiteStatus = z.enum(['confirmed', 'under_treatment', 'remediated', 'unknown']);
+export type CaSiteStatus = z.infer<typeof CaSiteStatus>;
+
+/** A contaminated site near the point in Quebec (spec 2.10), nearest first. */
+export const CaPollutedSiteItem = z.object({
+  type: z.literal('contaminated_land'),
+  status: CaSiteStatus,
+  name: z.string().nullable(),
+  address: z.string().nullable(),
+  distance_m: z.number().int().nonnegative(),
+  updated_on: IsoDate.nullable(),
+});
+
+/**
+ * data.risks in Quebec (spec 2.10): flood, landslide and coastal-erosion hazards where a mapped
+ * sector contains the point (outside, the type is in not_assessed), and the contaminated sites of
+ * the Répertoire around. `inside` is null: the Répertoire publishes points, not parcels.
+ */
+export const CaRisks = z.object({
+  status: DomainStatus,
+  hazards: z.array(Hazard),
+  not_assessed: z.array(HazardType),
+  summary: RisksSummary,
+  polluted_sites: z.object({
+    inside: z.array(z.object({ type: z.literal('contaminated_land'), status: CaSiteStatus })).nullable().describe('null: the Répertoire des terrains contaminés publishes points, not parcels (reason in missing)'),
+    counts: z.object({ contaminated_land: Count }),
+    items: z.array(CaPollutedSiteItem),
+  }).nullable(),
+  missing: Missing,
+});
+export type CaRisks = z.infer<typeof CaRisks>;
+
+/** Brussels' soil-status types and statuses (spec 2.10); a parcel recognised as unpolluted is never served. */
+export const BeSiteType = z.enum(['contaminated_land', 'suspected_land']);
+export const BeSiteStatus = z.enum(['suspected', 'confirmed', 'under_treatment']);
+
+/**
+ * data.risks in Belgium (spec 2.10), Brussels-Capital Region only (elsewhere the domain answers
+ * not_covered): flood hazard where the map's zone contains the point, and the parcels of the
+ * soil-status inventory containing the point (inside) and around it (counts, nearest items).
+ */
+export const BeRisks = z.object({
+  status: DomainStatus,
+  hazards: z.array(Hazard),
+  not_assessed: z.array(HazardType),
+  summary: RisksSummary,
+  polluted_sites: z.object({
+    inside: z.array(z.object({ type: BeSiteType, status: BeSiteStatus })).describe('parcels of the inventory containing the point, to be reported to a buyer'),
+    counts: z.object({ contaminated_land: Count, suspected_land: Count }),
+    items: z.array(z.object({ type: BeSiteType, status: BeSiteStatus, distance_m: z.number().int().nonnegative().describe('to the centroid of the parcel') })),
+  }).nullable(),
+  missing: Missing,
+});
+export type BeRisks = z.infer<typeof BeRisks>;

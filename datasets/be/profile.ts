@@ -26,3 +26,6 @@ export const beProfile: CountryProfile = {
   },
   address: { postcode: 'four_digits_before_locality' },
 };
+
+/** REFNIS code of the Brussels-Capital Region (administrative_area_level1): the only territory of Belgium's risks (spec 2.10). */
+export const BRUSSELS_REGION_CODE = '04000';

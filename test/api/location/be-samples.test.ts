@@ -180,7 +180,7 @@ describe('Belgian catalog routes', () => {
     expect(location).toMatchObject({ label: 'Location', served: true, routes: ['/api/v1/be/location', '/api/v1/be/report'] });
     expect(location.fields).toContain('zones.sublocality_level2');
     expect(domains.find((d) => d.id === 'residents')).toMatchObject({ served: true, fields: expect.arrayContaining(['income.taxable_median', 'income.taxable_mean_per_return']) });
-    expect(domains.find((d) => d.id === 'risks')).toMatchObject({ served: false });
+    expect(domains.find((d) => d.id === 'risks')).toMatchObject({ served: true, routes: ['/api/v1/be/risks', '/api/v1/be/report'] });
     // Catalog routes consume no unit.
     const quota = Number(res.headers['x-quota-remaining']);
     const again = await get('/api/v1/be/catalog/domains');

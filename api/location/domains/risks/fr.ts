@@ -5,12 +5,14 @@ import type { Hazard, HazardLevel, HazardType } from '../../../../schemas/hazard
 import type { FrRisks } from '../../../../schemas/risks.ts';
 import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
 import { CLAY_LAYER } from '../../../../datasets/fr/clay/source.ts';
+import { BRUSH_CLEARING_LAYER, brushClearingSource } from '../../../../datasets/fr/brush-clearing/source.ts';
 import { areasAt } from '../../kinds/areas.ts';
 import { pointsAround } from '../../kinds/points.ts';
 import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
 import { finestValue, valuesOfZones } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
+import { servedLayers } from './mapped.ts';
 
 const TABLE = 'zone_values';
 const AREAS = 'hazard_areas';
@@ -30,9 +32,7 @@ const COMMUNE_HAZARDS: { type: HazardType; indicator: string; levels: Record<num
 ];
 
 /** Parts of France's risks whose source is not ingested yet: null or absent with reason unavailable, named in meta.warnings. */
-const PENDING: { path: string; source: string }[] = [
-  { path: 'obligations', source: 'the GASPAR risks and brush-clearing zones (fr.risk-communes)' },
-];
+const PENDING: { path: string; source: string }[] = [];
 
 /** data.risks in France (spec 2.10) at the commune of the point. */
 export const frRisks: Resolver = async (deps, ctx) => {
@@ -80,6 +80,11 @@ export const frRisks: Resolver = async (deps, ctx) => {
     polluted_sites: null,
     missing,
   };
+  const brush = await brushClearingAt(deps, ctx);
+  if (typeof brush === 'boolean') value.obligations = { brush_clearing: brush }; else {
+    missing.obligations = brush.reason;
+    if (brush.reason === 'unavailable') warnings.push({ domain: 'risks', code: 'data_unavailable', message: `obligations: its source (${brushClearingSource.id}, job fr.risk-communes) is not ingested on this service` });
+  }
   const sites = await pollutedSitesAt(deps, ctx, pointsAround);
   if ('sites' in sites) {
     value.polluted_sites = sites.sites;
@@ -89,6 +94,8 @@ export const frRisks: Resolver = async (deps, ctx) => {
     missing.polluted_sites = 'unavailable';
     warnings.push({ domain: 'risks', code: 'data_unavailable', message: `polluted_sites: not ingested yet (${POLLUTED_SITE_TYPES.join(', ')}: fr.polluted-sites)` });
   }
+  // ok only when nothing of the domain is momentarily missing (spec 2.5: partial names it in warnings).
+  if (value.status !== 'unavailable') value.status = Object.values(missing).includes('unavailable') ? 'partial' : 'ok';
   return { value, warnings };
 };
 
@@ -105,7 +112,8 @@ async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): P
  * not assessed: absence of zone is not absence of risk (spec 2.5).
  */
 async function clayAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1]): Promise<{ hazard: Hazard } | { reason: 'unavailable' | 'insufficient_precision' | 'not_assessed' }> {
-  if (!deps.warehouse.has('fr', AREAS)) return { reason: 'unavailable' };
+  // The areas table holds other layers (SIS): clay is unavailable unless its own layer is there.
+  if (!deps.warehouse.has('fr', AREAS) || !(await servedLayers(deps, 'fr')).has(CLAY_LAYER)) return { reason: 'unavailable' };
   const { precision, latitude, longitude, building_id: building } = ctx.location;
   if (precision === 'street' || precision === 'locality') return { reason: 'insufficient_precision' };
   const hits = (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude)).filter((a) => a.layer === CLAY_LAYER);
@@ -113,4 +121,16 @@ async function clayAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1
   if (levels.length === 0) return { reason: 'not_assessed' };
   const level = CLAY_LEVELS.filter((l) => levels.includes(l)).at(-1)!;
   return { hazard: hazardOf('clay_shrink_swell', level, building ? 'building' : 'point', ctx.locale) };
+}
+
+/**
+ * The legal brush-clearing obligation at the point (spec 2.10 obligations.brush_clearing): true
+ * inside a zone of the national informative zoning, false outside it; not said for a position
+ * known only to the street or the commune (the zones cut through communes).
+ */
+async function brushClearingAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1]): Promise<boolean | { reason: 'unavailable' | 'insufficient_precision' }> {
+  if (!deps.warehouse.has('fr', AREAS) || !(await servedLayers(deps, 'fr')).has(BRUSH_CLEARING_LAYER)) return { reason: 'unavailable' };
+  const { precision, latitude, longitude } = ctx.location;
+  if (precision === 'street' || precision === 'locality') return { reason: 'insufficient_precision' };
+  return (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude)).some((a) => a.layer === BRUSH_CLEARING_LAYER);
 }

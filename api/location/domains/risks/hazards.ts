@@ -66,9 +66,9 @@ export const HAZARD_CATALOG: readonly HazardEntry[] = [
     type: 'flood',
     definition: { fr: 'Zone inondable cartographiée contenant le point.', en: 'Mapped flood zone containing the point.' },
     levels: [
-      { level: 'low', definition: { fr: 'Crue rare (au-delà de la crue centennale).', en: 'Rare flood (beyond the 100-year flood).' } },
-      { level: 'moderate', definition: { fr: 'Crue moyenne (période de retour d’environ 100 ans; Québec: 20 à 100 ans).', en: 'Medium flood (return period about 100 years; Quebec: 20 to 100 years).' } },
-      { level: 'high', definition: { fr: 'Crue fréquente (période de retour de 30 ans ou moins; Québec: 0 à 20 ans).', en: 'Frequent flood (return period 30 years or less; Quebec: 0 to 20 years).' } },
+      { level: 'low', definition: { fr: 'Crue rare (au-delà de la crue centennale; Bruxelles: aléa faible).', en: 'Rare flood (beyond the 100-year flood; Brussels: low hazard).' } },
+      { level: 'moderate', definition: { fr: 'Crue moyenne (période de retour d’environ 100 ans; Québec: 20 à 100 ans; Bruxelles: aléa moyen).', en: 'Medium flood (return period about 100 years; Quebec: 20 to 100 years; Brussels: medium hazard).' } },
+      { level: 'high', definition: { fr: 'Crue fréquente (période de retour de 30 ans ou moins; Québec: 0 à 20 ans; Bruxelles: aléa élevé).', en: 'Frequent flood (return period 30 years or less; Quebec: 0 to 20 years; Brussels: high hazard).' } },
       { level: 'present', definition: { fr: 'Dans une zone inondable sans période de retour publiée.', en: 'In a flood zone without a published return period.' } },
     ],
     assessedIn: [

@@ -1,19 +1,25 @@
-import { FrRisks } from '../../../../schemas/risks.ts';
+import { z } from 'zod';
+import { BeRisks, CaRisks, FrRisks } from '../../../../schemas/risks.ts';
 import type { DomainModule } from '../types.ts';
 import { RISKS_FIELDS } from './fields.ts';
+import { beRisks } from './be.ts';
+import { caRisks } from './ca.ts';
 import { frRisks } from './fr.ts';
+import { risksRoute } from './routes.ts';
 
 /**
  * Risks (spec 2.10): hazards and polluted sites (issue 15). France: radon and seismic zone at the
- * commune of the point, clay exposure at the point or building, former industrial sites around; obligations and SIS areas to come. Canada and Belgium: to come
- * (the report answers the domain unavailable there).
+ * commune of the point, clay exposure at the point or building, former industrial sites around; obligations and SIS areas to come. Quebec: flood,
+ * landslide and coastal-erosion sectors containing the point, contaminated land around (/risks).
+ * Belgium: the Brussels-Capital Region's flood map and soil-status parcels (elsewhere not_covered).
  */
 export const risksDomain: DomainModule = {
   id: 'risks',
   fields: RISKS_FIELDS,
   catalogFields: { be: ['hazards', 'not_assessed', 'summary', 'polluted_sites.inside', 'polluted_sites.counts', 'polluted_sites.items'] },
   paths: { be: ['/risks', '/report'] },
-  resolvers: { fr: frRisks },
-  schema: FrRisks,
-  tables: { fr: ['zone_values', 'hazard_areas', 'hazard_areas_cells', 'polluted_sites'] },
+  resolvers: { fr: frRisks, ca: caRisks, be: beRisks },
+  schema: z.union([FrRisks, CaRisks, BeRisks]),
+  tables: { fr: ['zone_values', 'hazard_areas', 'hazard_areas_cells', 'polluted_sites'], ca: ['hazard_areas', 'hazard_areas_cells', 'polluted_sites'], be: ['hazard_areas', 'hazard_areas_cells', 'polluted_sites'] },
+  routes: { ca: (deps) => [risksRoute('ca', CaRisks, caRisks, deps)], be: (deps) => [risksRoute('be', BeRisks, beRisks, deps)] },
 };

@@ -1,4 +1,6 @@
 import { pollutedSiteCategory } from '../../../../datasets/fr/polluted-sites/source.ts';
+import { SIS_LAYER } from '../../../../datasets/fr/sis/source.ts';
+import { areasAt } from '../../kinds/areas.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { FrRisks } from '../../../../schemas/risks.ts';
 import { pointCategories, type pointsAround } from '../../kinds/points.ts';
@@ -13,15 +15,17 @@ const ITEMS = 10;
 /**
  * polluted_sites of France (spec 2.10) around the point: counts per type within the radius and the
  * nearest sites. A type none of whose sites is ingested here has a null count (reason
- * unavailable), never 0: a zero would say "no site" where nothing was looked at. The SIS areas
- * (`inside`) are not ingested yet.
+ * unavailable), never 0: a zero would say "no site" where nothing was looked at. `inside`: the SIS
+ * areas containing the point.
  */
 export async function pollutedSitesAt(deps: LocationRouteDeps, ctx: ResolveContext, around: typeof pointsAround):
   Promise<{ sites: NonNullable<FrRisks['polluted_sites']>; missing: Missing; warnings: Warning[] } | { unavailable: true }> {
   if (!deps.warehouse.has('fr', TABLE)) return { unavailable: true };
   const served = await pointCategories(deps.warehouse, 'fr', TABLE);
   const answer = await around(deps.warehouse, 'fr', TABLE, { lat: ctx.location.latitude, lng: ctx.location.longitude, radiusM: ctx.radius ?? DEFAULT_RADIUS_M, limit: ITEMS, offset: 0 });
-  const missing: Missing = { 'polluted_sites.inside': 'unavailable' };
+  const missing: Missing = {};
+  const inside = await sisInside(deps, ctx, served.has(pollutedSiteCategory('soil_information_area')));
+  if (!Array.isArray(inside)) missing['polluted_sites.inside'] = inside.reason;
   const counts = Object.fromEntries(POLLUTED_SITE_TYPES.map((t) => {
     const category = pollutedSiteCategory(t);
     if (!served.has(category)) { missing[`polluted_sites.counts.${t}`] = 'unavailable'; return [t, null]; }
@@ -38,5 +42,21 @@ export async function pollutedSitesAt(deps: LocationRouteDeps, ctx: ResolveConte
   const warnings: Warning[] = unserved.length > 0
     ? [{ domain: 'risks', code: 'data_unavailable', message: `polluted_sites: ${unserved.join(', ')} not ingested yet` }]
     : [];
-  return { sites: { inside: null, counts, items }, missing, warnings };
+  return { sites: { inside: Array.isArray(inside) ? inside : null, counts, items }, missing, warnings };
+}
+
+/**
+ * The soil information areas containing the point (spec 2.10 `inside`), to be reported to a
+ * buyer; not said for a position known only to the street or the commune (it would be another
+ * parcel's), nor where the SIS are not ingested.
+ */
+async function sisInside(deps: LocationRouteDeps, ctx: ResolveContext, ingested: boolean):
+  Promise<NonNullable<FrRisks['polluted_sites']>['inside'] & object | { reason: 'unavailable' | 'insufficient_precision' }> {
+  if (!ingested) return { reason: 'unavailable' };
+  if (ctx.location.precision === 'street' || ctx.location.precision === 'locality') return { reason: 'insufficient_precision' };
+  const hits = (await areasAt(deps.warehouse, 'fr', 'hazard_areas', ctx.location.longitude, ctx.location.latitude)).filter((a) => a.layer === SIS_LAYER);
+  return hits.map((h) => {
+    const a = (h.attributes ?? {}) as { name?: string | null; updated_on?: string | null };
+    return { type: 'soil_information_area' as const, status: null, name: a.name ?? null, updated_on: a.updated_on ?? null };
+  });
 }

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pointOnFeature } from '@turf/turf';
+import { booleanPointInPolygon, pointOnFeature } from '@turf/turf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogHazardsResponse } from '../../../../../api/location/catalog.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
@@ -82,10 +82,11 @@ describe('risks in France on the samples', () => {
     expect(risks.summary).toEqual({ highest_level: 'moderate', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
     expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
     // What is not ingested yet is null with its reason, and named in meta.warnings.
-    expect(risks.obligations).toBeNull();
-    expect(risks.polluted_sites?.inside).toBeNull();
-    expect(risks.missing).toMatchObject({ obligations: 'unavailable', 'polluted_sites.inside': 'unavailable', 'polluted_sites.counts.contaminated_land': 'unavailable' });
-    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['obligations', 'polluted_sites']);
+    expect(risks.obligations).toEqual({ brush_clearing: false });
+    expect(risks.polluted_sites?.inside).toEqual([]);
+    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.contaminated_land': 'unavailable' });
+    expect(risks.missing['polluted_sites.inside']).toBeUndefined();
+    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['polluted_sites']);
   });
 
   it('serves radon at the arrondissement in Paris (the IRSN file has no 75056) and the seismic zone at the commune', async () => {
@@ -168,8 +169,10 @@ describe('polluted sites in France on the samples', () => {
       const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&radius=${radius}&locale=en`));
       const sites = FrRisks.parse(body.data.risks).polluted_sites!;
       const expected = await within(lat, lng, radius);
-      expect(sites.counts, `${lat},${lng} r=${radius}`).toEqual({ former_industrial_activity: expected.length, soil_information_area: null, contaminated_land: null, suspected_land: null });
-      expect(sites.items.map((i) => [i.type, i.address, i.distance_m])).toEqual(expected.slice(0, 10).map((e) => ['former_industrial_activity', e.address, Math.round(e.d)]));
+      expect(sites.counts.former_industrial_activity, `${lat},${lng} r=${radius}`).toEqual(expected.length);
+      expect(sites.counts.contaminated_land).toBeNull();
+      expect(sites.items.filter((i) => i.type === 'former_industrial_activity').map((i) => [i.type, i.address, i.distance_m]))
+        .toEqual(expected.slice(0, 10 - sites.items.filter((i) => i.type !== 'former_industrial_activity').length).map((e) => ['former_industrial_activity', e.address, Math.round(e.d)]));
     }
   });
 });
@@ -185,8 +188,10 @@ describe('GET /catalog/hazards', () => {
       expect(byType.radon!.levels.map((l) => [l.level, l.definition.slice(0, 16)])).toEqual([['very_low', 'IRSN category 1:'], ['low', 'IRSN category 2:'], ['moderate', 'IRSN category 3:']]);
       expect(byType.radon!.assessed_in).toEqual([{ country: 'fr', scope: ['locality'], sources: ['fr.radon'], served: true }]);
       expect(byType.clay_shrink_swell!.assessed_in).toEqual([{ country: 'fr', scope: ['building', 'point'], sources: ['fr.clay'], served: true }]);
-      // Belgium's flood is not computed yet.
-      expect(byType.flood!.assessed_in.find((a) => a.country === 'be')).toMatchObject({ sources: ['be.brussels-flood'], served: false });
+      expect(byType.flood!.assessed_in).toEqual([
+        { country: 'ca', scope: ['point'], sources: ['ca.flood-zones'], served: true },
+        { country: 'be', scope: ['point'], sources: ['be.brussels-flood'], served: true },
+      ]);
       expect(byType.flood!.not_assessed_in).toEqual(['fr']);
     }
   });
@@ -194,5 +199,74 @@ describe('GET /catalog/hazards', () => {
   it('is not a route of Quebec (spec 4.3 lists no catalog/hazards)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/ca/catalog/hazards', headers: { authorization: `Bearer ${t.key}` } });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('soil information areas (SIS) in France on the samples', () => {
+  const SIS = join(REPO_ROOT, 'datasets/fr/sis/sis.geojson');
+
+  it('lists in inside the SIS containing the point, on both sides of every edge, and counts and lists their centres within the radius', async () => {
+    const areas = (await duckRows<{ id: string; attributes: string; geometry: string }>(`SELECT id, attributes, geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE layer = 'soil_information_area'`))
+      .map((a) => ({ id: a.id, attributes: JSON.parse(a.attributes), geometry: JSON.parse(a.geometry) }));
+    const published = await duckRows<{ id: string; nom: string; date_maj: string }>(`SELECT f.properties.id_sis AS id, f.properties.nom AS nom, f.properties.date_maj::VARCHAR AS date_maj FROM (SELECT unnest(features) AS f FROM read_json('${SIS}')) ORDER BY id`);
+    expect(areas.map((a) => a.id).sort()).toEqual(published.map((p) => `fr.sis:${p.id}`));
+    let inside = 0, outside = 0;
+    for (const a of areas) {
+      const ring = a.geometry.coordinates[0] as [number, number][];
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const [[x1, y1], [x2, y2]] = [ring[i]!, ring[i + 1]!];
+        const len = Math.hypot(x2 - x1, y2 - y1);
+        const [nx, ny] = [-(y2 - y1) / len * 0.00001, (x2 - x1) / len * 0.00001];
+        for (const [lng, lat] of [[(x1 + x2) / 2 + nx, (y1 + y2) / 2 + ny], [(x1 + x2) / 2 - nx, (y1 + y2) / 2 - ny]] as [number, number][]) {
+          const expected = areas.filter((z) => booleanPointInPolygon([lng, lat], z.geometry)).map((z) => published.find((p) => `fr.sis:${p.id}` === z.id)!)
+            .map((p) => ({ type: 'soil_information_area', status: null, name: p.nom, updated_on: p.date_maj }));
+          const { risks } = await risksAt(t, lat, lng);
+          if (expected.length > 0) inside++; else outside++;
+          expect(risks.polluted_sites!.inside, `${lat},${lng}`).toEqual(expected);
+        }
+      }
+    }
+    expect(inside).toBeGreaterThan(5);
+    expect(outside).toBeGreaterThan(5);
+    const { risks } = await risksAt(t, 48.8594, 2.369);
+    const centres = await duckRows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM '${dataDir}/fr/polluted_sites/*.parquet' WHERE category = 'polluted_site.soil_information_area'
+      AND 2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude - 48.8594) / 2), 2) + cos(radians(48.8594)) * cos(radians(latitude)) * pow(sin(radians(longitude - 2.369) / 2), 2))) <= 500`);
+    expect(risks.polluted_sites!.counts.soil_information_area).toBe(centres[0]!.n);
+  });
+
+  it('does not say inside for a position known only to the street', async () => {
+    const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent('Route de Coutras 33230 Abzac')}&include=risks&locale=en`));
+    expect(body.data.location.precision).toBe('street');
+    const risks = FrRisks.parse(body.data.risks);
+    expect(risks.polluted_sites!.inside).toBeNull();
+    expect(risks.missing['polluted_sites.inside']).toBe('insufficient_precision');
+  });
+});
+
+
+describe('brush-clearing obligation in France on the samples', () => {
+  it('is true inside an OLD zone and false outside, on both sides of every edge; not said at street precision', async () => {
+    const zones = (await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE layer = 'brush_clearing'`)).map((z) => JSON.parse(z.geometry));
+    expect(zones.length).toBe(2);
+    let inside = 0, outside = 0;
+    for (const g of zones) {
+      const ring = g.coordinates[0] as [number, number][];
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const [[x1, y1], [x2, y2]] = [ring[i]!, ring[i + 1]!];
+        const len = Math.hypot(x2 - x1, y2 - y1);
+        const [nx, ny] = [-(y2 - y1) / len * 0.00002, (x2 - x1) / len * 0.00002];
+        for (const [lng, lat] of [[(x1 + x2) / 2 + nx, (y1 + y2) / 2 + ny], [(x1 + x2) / 2 - nx, (y1 + y2) / 2 - ny]] as [number, number][]) {
+          const expected = zones.some((z) => booleanPointInPolygon([lng, lat], z));
+          if (expected) inside++; else outside++;
+          expect((await risksAt(t, lat, lng)).risks.obligations, `${lat},${lng}`).toEqual({ brush_clearing: expected });
+        }
+      }
+    }
+    expect(inside).toBeGreaterThan(4);
+    expect(outside).toBeGreaterThan(4);
+    const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent('Route de Coutras 33230 Abzac')}&include=risks&locale=en`));
+    const risks = FrRisks.parse(body.data.risks);
+    expect(risks.obligations).toBeNull();
+    expect(risks.missing.obligations).toBe('insufficient_precision');
   });
 });
