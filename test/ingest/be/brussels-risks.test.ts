@@ -9,6 +9,7 @@ import { fromWgs84 } from '../../../ingest/core/reproject.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { partitionPath, tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const FLOOD = join(REPO_ROOT, 'datasets/be/brussels-flood/alea_inondation.geojson');
 const SOIL = join(REPO_ROOT, 'datasets/be/brussels-soil/inventaire_etat_sol.geojson');
@@ -27,7 +28,7 @@ describe('be.brussels-flood', () => {
     const source = await duckRows<{ id: number; alea: string; x: number; y: number }>(
       `SELECT f.properties.ID::INTEGER AS id, f.properties.ALEA_FR AS alea, f.geometry.coordinates[1][1][1]::DOUBLE AS x, f.geometry.coordinates[1][1][2]::DOUBLE AS y
        FROM (SELECT unnest(features) AS f FROM read_json('${FLOOD}')) ORDER BY id`);
-    const out = await duckRows<{ id: string; attributes: string; geometry: string }>(`SELECT id, attributes, geometry FROM '${dataDir}/be/hazard_areas/be.brussels-flood.parquet' ORDER BY id`);
+    const out = await duckRows<{ id: string; attributes: string; geometry: string }>(`SELECT id, attributes, geometry FROM '${partitionPath(dataDir, 'be', 'hazard_areas', 'be.brussels-flood')}' ORDER BY id`);
     expect(out.map((r) => r.id)).toEqual(source.map((s) => `be.brussels-flood:${s.id}`));
     const toL72 = fromWgs84('EPSG:31370');
     for (const s of source) {
@@ -58,8 +59,8 @@ describe('be.brussels-soil', () => {
     const served = source.filter((s) => soilCategory(s.cat) !== null);
     expect(served.length).toBe(source.length - 1);
     expect(summary.map((s) => [s.table, s.rows, s.rejects])).toEqual([['hazard_areas', served.length, 0], ['hazard_areas_cells', expect.any(Number), 0], ['polluted_sites', served.length, 0]]);
-    const areas = await duckRows<{ id: string; layer: string; attributes: string }>(`SELECT id, layer, attributes FROM '${dataDir}/be/hazard_areas/*.parquet' ORDER BY id`);
-    const points = await duckRows<{ id: string; category: string; attributes: string }>(`SELECT id, category, attributes FROM '${dataDir}/be/polluted_sites/*.parquet' ORDER BY id`);
+    const areas = await duckRows<{ id: string; layer: string; attributes: string }>(`SELECT id, layer, attributes FROM '${tableGlob(dataDir, 'be', 'hazard_areas')}' ORDER BY id`);
+    const points = await duckRows<{ id: string; category: string; attributes: string }>(`SELECT id, category, attributes FROM '${tableGlob(dataDir, 'be', 'polluted_sites')}' ORDER BY id`);
     const expected = served.map((s) => ({ id: `be.brussels-soil:${s.key}`, ...(soilCategory(s.cat) as object), category: s.cat }));
     expect(areas.map((a) => ({ id: a.id, ...JSON.parse(a.attributes) }))).toEqual(expected);
     expect(points.map((a) => ({ id: a.id, ...JSON.parse(a.attributes) }))).toEqual(expected);
@@ -80,7 +81,7 @@ describe('be.brussels-soil', () => {
     const other = join(dir, 'other.geojson');
     await writeFile(other, JSON.stringify({ type: 'FeatureCollection', crs, features: [{ type: 'Feature', properties: { PARCELLE: 'x', CATEGORIE: '3' }, geometry: { type: 'Polygon', coordinates: sq } }] }));
     await expect(ingestBrusselsSoil(silentContext(join(dir, 'data2')), { path: other })).rejects.toThrow(/lack the attribute CAPAKEY; found PARCELLE, CATEGORIE/);
-    expect(existsSync(join(dir, 'data2', 'be', 'hazard_areas'))).toBe(false);
-    expect(existsSync(join(dir, 'data2', 'be', 'polluted_sites'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'data2'), 'be', 'hazard_areas'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'data2'), 'be', 'polluted_sites'))).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { fromWgs84 } from '../../../ingest/core/reproject.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { partitionPath, tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
 const require = createRequire(import.meta.url);
 const sqlJs = () => initSqlJs({ locateFile: (f: string) => require.resolve(`sql.js/dist/${f}`) });
@@ -37,7 +38,7 @@ describe('Quebec hazard zones (ca.flood-zones, ca.landslide, ca.coastal-erosion)
       const source = await duckRows<{ id: string; cls: string; x: number; y: number }>(
         `SELECT f.properties.NO_ZONE AS id, f.properties.${attr} AS cls, f.geometry.coordinates[1][1][1]::DOUBLE AS x, f.geometry.coordinates[1][1][2]::DOUBLE AS y
          FROM (SELECT unnest(features) AS f FROM read_json('${path}')) ORDER BY id`);
-      const out = await duckRows<{ id: string; layer: string; attributes: string; geometry: string }>(`SELECT id, layer, attributes, geometry FROM '${dataDir}/ca/hazard_areas/${spec.source.id}.parquet' ORDER BY id`);
+      const out = await duckRows<{ id: string; layer: string; attributes: string; geometry: string }>(`SELECT id, layer, attributes, geometry FROM '${partitionPath(dataDir, 'ca', 'hazard_areas', spec.source.id)}' ORDER BY id`);
       expect(out.map((r) => r.id)).toEqual(source.map((s) => `${spec.source.id}:${s.id}`));
       const toLambert = fromWgs84('EPSG:32198');
       for (const s of source) {
@@ -68,7 +69,7 @@ describe('Quebec hazard zones (ca.flood-zones, ca.landslide, ca.coastal-erosion)
     const other = join(dir, 'other.geojson');
     await writeFile(other, JSON.stringify({ type: 'FeatureCollection', crs, features: [{ type: 'Feature', properties: { NO_ZONE: 'x', RECURRENCE: 20 }, geometry: { type: 'Polygon', coordinates: sq } }] }));
     await expect(ingestHazardPolygons(silentContext(join(dir, 'data2')), { path: other }, CA_FLOOD)).rejects.toThrow(/lack the attribute TYPE_ZONE; found NO_ZONE, RECURRENCE/);
-    expect(existsSync(join(dir, 'data2', 'ca', 'hazard_areas'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'data2'), 'ca', 'hazard_areas'))).toBe(false);
   });
 });
 
@@ -97,7 +98,7 @@ describe('ca.contaminated-land (Répertoire des terrains contaminés, GeoPackage
     }));
     expect(summary).toMatchObject({ table: 'polluted_sites', partition: 'ca.contaminated-land', rows: expected.length, rejects: 0 });
     const rows = await duckRows<{ id: string; latitude: number; longitude: number; category: string; name: string | null; attributes: string }>(
-      `SELECT id, latitude, longitude, category, name, attributes FROM '${dataDir}/ca/polluted_sites/*.parquet' ORDER BY id`);
+      `SELECT id, latitude, longitude, category, name, attributes FROM '${tableGlob(dataDir, 'ca', 'polluted_sites')}' ORDER BY id`);
     expect(rows.map((r) => ({ id: r.id, latitude: r.latitude, longitude: r.longitude, ...JSON.parse(r.attributes) }))).toEqual(expected);
     expect(new Set(rows.map((r) => r.category))).toEqual(new Set(['polluted_site.contaminated_land']));
     expect(rows.every((r) => r.name === null)).toBe(true);
@@ -122,6 +123,6 @@ describe('ca.contaminated-land (Répertoire des terrains contaminés, GeoPackage
     expect(rejects).toMatch(/^7;position -73.58, 45.52 outside Quebec/m);
     await expect(ingestContaminatedLand(silentContext(join(dir, 'data2')), { path: noFiles })).rejects.toThrow(/no layer detailsFiches in the GeoPackage; found point/);
     await expect(ingestContaminatedLand(silentContext(join(dir, 'data2')), { path: join(REPO_ROOT, 'datasets/ca/flood-zones/zones_inondables.geojson') })).rejects.toThrow(/not a GeoPackage/);
-    expect(existsSync(join(dir, 'data2', 'ca', 'polluted_sites'))).toBe(false);
+    expect(existsSync(tableDir(join(dir, 'data2'), 'ca', 'polluted_sites'))).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { BeRisks } from '../../../../../schemas/risks.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
+import { tableGlob } from '../../../../../schemas/tables/layout.ts';
 
 // Belgium's risks on the committed samples (Brussels-Capital Region), checked against brute force
 // on the stored zones, parcels and parcel centres.
@@ -23,7 +24,7 @@ beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-risks-')), 'data');
   await runSamples(silentContext(dataDir), JOBS.filter((j) => j.id.startsWith('be.')));
   t = await buildTestApp(dataDir);
-  areas = (await duckRows<{ layer: string; attributes: string; geometry: string }>(`SELECT layer, attributes, geometry FROM '${dataDir}/be/hazard_areas/*.parquet'`))
+  areas = (await duckRows<{ layer: string; attributes: string; geometry: string }>(`SELECT layer, attributes, geometry FROM '${tableGlob(dataDir, 'be', 'hazard_areas')}'`))
     .map((a) => ({ layer: a.layer, attributes: JSON.parse(a.attributes), geometry: JSON.parse(a.geometry) }));
 });
 afterAll(async () => { await t.close(); });
@@ -72,12 +73,12 @@ describe('risks in Brussels on the samples', () => {
     // 21004A0124/00C000 (category 1) shares its west edge with 21004A0123/00B000 (category 4).
     expect((await risksAt(50.8463, 4.3555)).polluted_sites!.inside).toEqual([]);
     expect((await risksAt(50.8463, 4.3545)).polluted_sites!.inside).toEqual([{ type: 'contaminated_land', status: 'under_treatment' }]);
-    const [n] = await duckRows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM '${dataDir}/be/polluted_sites/*.parquet' WHERE id LIKE '%0124/00C000'`);
+    const [n] = await duckRows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM '${tableGlob(dataDir, 'be', 'polluted_sites')}' WHERE id LIKE '%0124/00C000'`);
     expect(n!.n).toBe(0);
   });
 
   it('counts the parcels per type within the radius and lists the nearest, as brute force on the parcel centres', async () => {
-    const centres = await duckRows<{ lat: number; lng: number; attributes: string }>(`SELECT latitude AS lat, longitude AS lng, attributes FROM '${dataDir}/be/polluted_sites/*.parquet'`);
+    const centres = await duckRows<{ lat: number; lng: number; attributes: string }>(`SELECT latitude AS lat, longitude AS lng, attributes FROM '${tableGlob(dataDir, 'be', 'polluted_sites')}'`);
     const r = (d: number) => d * Math.PI / 180;
     const haversine = (a: number, b: number, c: number, d: number) => 2 * 6371008.8 * Math.asin(Math.sqrt(Math.sin(r(c - a) / 2) ** 2 + Math.cos(r(a)) * Math.cos(r(c)) * Math.sin(r(d - b) / 2) ** 2));
     for (const [lat, lng, radius] of [[50.8466, 4.3524, 500], [50.8466, 4.3524, 100], [50.8466, 4.3524, 2000], [50.8465, 4.346, 500]] as const) {

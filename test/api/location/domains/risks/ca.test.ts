@@ -13,6 +13,7 @@ import { CaRisks } from '../../../../../schemas/risks.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
+import { tableGlob } from '../../../../../schemas/tables/layout.ts';
 
 // Quebec's risks on the committed samples: hazards checked against a brute-force point-in-polygon
 // test on every stored sector, sites against the GeoPackage read by SQLite.
@@ -37,7 +38,7 @@ const risksAt = async (app: TestApp, lat: number, lng: number, extra = '') => Ca
 
 describe('risks in Quebec on the samples', () => {
   it('serves, on both sides of every edge of every mapped sector, the highest level of the sectors containing the point, and not_assessed outside', async () => {
-    const areas = (await duckRows<{ layer: string; attributes: string; geometry: string }>(`SELECT layer, attributes, geometry FROM '${dataDir}/ca/hazard_areas/*.parquet'`))
+    const areas = (await duckRows<{ layer: string; attributes: string; geometry: string }>(`SELECT layer, attributes, geometry FROM '${tableGlob(dataDir, 'ca', 'hazard_areas')}'`))
       .map((a) => ({ layer: a.layer, level: JSON.parse(a.attributes).level as string, geometry: JSON.parse(a.geometry) as Polygon | MultiPolygon }));
     expect(new Set(areas.map((a) => a.layer))).toEqual(new Set(['flood', 'landslide', 'coastal_erosion']));
     const expectedAt = (lng: number, lat: number) => Object.fromEntries(Object.keys(TYPE_OF).map((layer) => {

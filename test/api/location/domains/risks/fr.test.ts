@@ -10,6 +10,7 @@ import { FrRisks } from '../../../../../schemas/risks.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { tableGlob } from '../../../../../schemas/tables/layout.ts';
 
 // France's risks on the committed samples, each hazard checked against DuckDB reading the producers' files directly.
 const RADON = join(REPO_ROOT, 'datasets/fr/radon/radon.csv');
@@ -206,7 +207,7 @@ describe('soil information areas (SIS) in France on the samples', () => {
   const SIS = join(REPO_ROOT, 'datasets/fr/sis/sis.geojson');
 
   it('lists in inside the SIS containing the point, on both sides of every edge, and counts and lists their centres within the radius', async () => {
-    const areas = (await duckRows<{ id: string; attributes: string; geometry: string }>(`SELECT id, attributes, geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE layer = 'soil_information_area'`))
+    const areas = (await duckRows<{ id: string; attributes: string; geometry: string }>(`SELECT id, attributes, geometry FROM '${tableGlob(dataDir, 'fr', 'hazard_areas')}' WHERE layer = 'soil_information_area'`))
       .map((a) => ({ id: a.id, attributes: JSON.parse(a.attributes), geometry: JSON.parse(a.geometry) }));
     const published = await duckRows<{ id: string; nom: string; date_maj: string }>(`SELECT f.properties.id_sis AS id, f.properties.nom AS nom, f.properties.date_maj::VARCHAR AS date_maj FROM (SELECT unnest(features) AS f FROM read_json('${SIS}')) ORDER BY id`);
     expect(areas.map((a) => a.id).sort()).toEqual(published.map((p) => `fr.sis:${p.id}`));
@@ -229,7 +230,7 @@ describe('soil information areas (SIS) in France on the samples', () => {
     expect(inside).toBeGreaterThan(5);
     expect(outside).toBeGreaterThan(5);
     const { risks } = await risksAt(t, 48.8594, 2.369);
-    const centres = await duckRows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM '${dataDir}/fr/polluted_sites/*.parquet' WHERE category = 'polluted_site.soil_information_area'
+    const centres = await duckRows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM '${tableGlob(dataDir, 'fr', 'polluted_sites')}' WHERE category = 'polluted_site.soil_information_area'
       AND 2 * 6371008.8 * asin(sqrt(pow(sin(radians(latitude - 48.8594) / 2), 2) + cos(radians(48.8594)) * cos(radians(latitude)) * pow(sin(radians(longitude - 2.369) / 2), 2))) <= 500`);
     expect(risks.polluted_sites!.counts.soil_information_area).toBe(centres[0]!.n);
   });
@@ -246,7 +247,7 @@ describe('soil information areas (SIS) in France on the samples', () => {
 
 describe('brush-clearing obligation in France on the samples', () => {
   it('is true inside an OLD zone and false outside, on both sides of every edge; not said at street precision', async () => {
-    const zones = (await duckRows<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/fr/hazard_areas/*.parquet' WHERE layer = 'brush_clearing'`)).map((z) => JSON.parse(z.geometry));
+    const zones = (await duckRows<{ geometry: string }>(`SELECT geometry FROM '${tableGlob(dataDir, 'fr', 'hazard_areas')}' WHERE layer = 'brush_clearing'`)).map((z) => JSON.parse(z.geometry));
     expect(zones.length).toBe(2);
     let inside = 0, outside = 0;
     for (const g of zones) {
