@@ -10,6 +10,7 @@ import type { PlaceInput } from './params.ts';
 import { nearestAddress } from './search/official.ts';
 import { GeocoderDownError, searchAddress, type AddressSearchDeps } from './search/search.ts';
 import type { ZoneLookup } from './zones/lookup.ts';
+import { areasAt } from './kinds/areas.ts';
 
 export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 
@@ -17,7 +18,18 @@ export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 /** An official address within this distance of a position is served as its address. */
 const REVERSE_MAX_M = 25;
 
-/** A BAN parcel id (14 characters: commune, prefix, section, number) as {id, reference}. */
+/** The cadastre's parcels (areas table kind, written by fr.cadastre). */
+export const PARCELS_TABLE = 'parcels';
+
+/** The cadastre parcel containing the point, exactly (edges answered as an exact test would), or null. */
+export async function parcelAt(deps: Pick<LocateDeps, 'warehouse'>, country: Country, lng: number, lat: number): Promise<{ id: string; reference: string; area_m2: number | null } | null> {
+  if (country !== 'fr') return null;
+  const hit = (await areasAt(deps.warehouse, country, PARCELS_TABLE, lng, lat))[0];
+  const a = hit?.attributes as { parcel_id?: string; reference?: string; area_m2?: number | null } | null | undefined;
+  return a?.parcel_id && a.reference ? { id: a.parcel_id, reference: a.reference, area_m2: a.area_m2 ?? null } : null;
+}
+
+/** A BAN parcel id (14 characters: commune, prefix, section, number) as {id, reference}: the address's parcel where the cadastre is not ingested. */
 function parcelOf(parcels: string | null): Location['parcel'] {
   const id = parcels?.split('|')[0]?.trim();
   if (!id || !/^[0-9AB]{5}\d{3}[0-9A-Z]{2}\d{4}$/.test(id)) return null;
@@ -81,12 +93,22 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     warnings.push({ domain: 'location', code: 'data_unavailable', message: `zone boundaries not ingested for level(s) ${notIngested.join(', ')}` });
   }
 
-  const parcel = precision === 'address' || precision === 'input' ? parcelOf(parcels) : null;
-  if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : 'unavailable';
-  else missing['parcel.area_m2'] = 'unavailable';
+  // The parcel containing the point (the cadastre), else the one the BAN names for the address.
+  let parcel: Location['parcel'] = null;
+  if (precision === 'address' || precision === 'input') {
+    parcel = await parcelAt(deps, country, lng, lat);
+    if (parcel) {
+      sources.add('fr.cadastre');
+      if (parcel.area_m2 === null) missing['parcel.area_m2'] = 'not_found';
+    } else {
+      parcel = parcelOf(parcels);
+      if (parcel) missing['parcel.area_m2'] = 'unavailable';
+    }
+  }
+  if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : country === 'fr' && deps.warehouse.has(country, PARCELS_TABLE) ? 'not_found' : 'unavailable';
   // Buildings and properties come with their own sources (building and property domains).
   for (const f of ['building_id', 'property_ids', 'nearest_property_id']) missing[f] = 'unavailable';
-  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings, properties and parcel areas are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
+  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings and properties are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
 
   return {
     location: {

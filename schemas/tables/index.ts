@@ -23,6 +23,8 @@ export const TABLES = {
   hazard_areas: AreaRow,
   hazard_areas_cells: AreaCellRow,
   polluted_sites: PointRow,
+  parcels: AreaRow,
+  parcels_cells: AreaCellRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;
