@@ -12,6 +12,7 @@ import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
+import { dpeSource } from './fr/dpe/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -29,7 +30,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  cadastreSource,
+  cadastreSource, dpeSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -23,6 +23,7 @@ import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { cadastreJob } from './fr/cadastre.job.ts';
+import { dpeJob } from './fr/dpe.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -33,7 +34,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  cadastreJob,
+  cadastreJob, dpeJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -6,6 +6,8 @@ import { SaleRow } from './sales.ts';
 import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
 import { AreaCellRow, AreaRow } from './areas.ts';
+import { DiagnosisRow } from './diagnoses.ts';
+import { IdMergeRow, IdRegistryRow } from './id-registry.ts';
 
 /**
  * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
@@ -25,6 +27,9 @@ export const TABLES = {
   polluted_sites: PointRow,
   parcels: AreaRow,
   parcels_cells: AreaCellRow,
+  id_registry: IdRegistryRow,
+  id_merges: IdMergeRow,
+  diagnoses: DiagnosisRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;
