@@ -13,6 +13,7 @@ import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
+import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -30,7 +31,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  cadastreSource, dpeSource,
+  cadastreSource, dpeSource, rnbSource, bdnbSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

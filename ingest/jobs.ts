@@ -24,6 +24,7 @@ import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { cadastreJob } from './fr/cadastre.job.ts';
 import { dpeJob } from './fr/dpe.job.ts';
+import { buildingsJob } from './fr/buildings.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -34,7 +35,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  cadastreJob, dpeJob,
+  cadastreJob, dpeJob, buildingsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

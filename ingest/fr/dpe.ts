@@ -25,6 +25,7 @@ const C = {
 } as const;
 /** Columns only the existing-dwellings dataset publishes: they tell the scheme from the header. */
 const EXISTING_ONLY = ['Année_construction', 'Période_construction'];
+const YEAR = 'Année_construction', LEVELS = 'Nombre_niveau_immeuble', DWELLINGS = 'Nombre_appartement';
 const TYPES: Record<string, DiagnosisRow['dwelling_type']> = { appartement: 'apartment', maison: 'house', immeuble: 'building' };
 
 const num = (s: string | undefined) => { const t = (s ?? '').trim(); if (t === '') return null; const n = Number(t); return Number.isFinite(n) ? n : NaN; };
@@ -45,8 +46,11 @@ export function diagnosisOf(r: Record<string, string>, scheme: DiagnosisRow['sch
   if (energyClass === undefined || climateClass === undefined) return `Etiquette_DPE/Etiquette_GES ${JSON.stringify([r[C.energyClass], r[C.climateClass]])} are not classes A to G`;
   const level = dwellingType === 'building' ? 'building' : 'dwelling';
   const values = { energy: num(r[C.energy]), climate: num(r[C.climate]), surface: num(level === 'building' ? r[C.buildingSurface] ?? r[C.surface] : r[C.surface]), floor: num(r[C.floor]), x: num(r[C.x]), y: num(r[C.y]) };
+  const counts = { year: num(r[YEAR]), levels: num(r[LEVELS]), dwellings: num(r[DWELLINGS]) };
   const bad = Object.entries(values).find(([, v]) => Number.isNaN(v));
   if (bad) return `${bad[0]} is not a number (decimal point expected)`;
+  // Optional counts: a value that is not a whole number is not served (null), the diagnosis is kept.
+  const whole = (v: number | null) => (v !== null && Number.isInteger(v) && v >= 0 ? v : null);
   if (values.floor !== null && !Number.isInteger(values.floor)) return `N°_étage_appartement ${values.floor} is not a whole floor`;
   let lng: number | null = null, lat: number | null = null;
   if (values.x !== null && values.y !== null) {
@@ -62,6 +66,7 @@ export function diagnosisOf(r: Record<string, string>, scheme: DiagnosisRow['sch
     number, replaces, date, scheme, level, dwelling_type: dwellingType, energy_class: energyClass, energy_per_m2: values.energy, climate_class: climateClass, climate_per_m2: values.climate,
     surface: values.surface, floor: values.floor, heating_energy: text(r[C.heatingEnergy]), heating_system: text(r[C.heatingSystem]),
     building_number: text(r[C.buildingNumber]), rpls: text(r[C.rpls]), tax_invariant: invariant === 'NC' ? null : invariant, copro_number: text(r[C.copro]),
+    construction_year: whole(counts.year), building_levels: whole(counts.levels), building_dwellings: whole(counts.dwellings),
     ban_id: text(r[C.banId]), address: text(r[C.address]), commune_code: text(r[C.commune]), department_code: department.padStart(2, '0'),
     longitude: lng, latitude: lat, source: dpeSource.id,
   };

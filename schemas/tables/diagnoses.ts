@@ -30,6 +30,9 @@ export const DiagnosisRow = z.object({
   rpls: z.string().nullable().describe('N°_RPLS_logement: social-housing dwelling id'),
   tax_invariant: z.string().nullable().describe('Invariant_fiscal_logement (NC read as null)'),
   copro_number: z.string().nullable().describe('N°_immatriculation_copropriété (RNIC)'),
+  construction_year: z.number().int().nullable().describe('Année_construction (existing dwellings only)'),
+  building_levels: z.number().int().nullable().describe('Nombre_niveau_immeuble'),
+  building_dwellings: z.number().int().nullable().describe('Nombre_appartement: dwellings of the building'),
   ban_id: z.string().nullable().describe('Identifiant__BAN of the address'),
   address: z.string().nullable(),
   commune_code: z.string().nullable(),
@@ -44,5 +47,6 @@ export const DIAGNOSIS_COLUMNS = {
   number: 'VARCHAR', replaces: 'VARCHAR', superseded: 'BOOLEAN', event_id: 'VARCHAR', date: 'DATE', scheme: 'VARCHAR', level: 'VARCHAR', dwelling_type: 'VARCHAR',
   energy_class: 'VARCHAR', energy_per_m2: 'DOUBLE', climate_class: 'VARCHAR', climate_per_m2: 'DOUBLE', surface: 'DOUBLE', floor: 'INTEGER',
   heating_energy: 'VARCHAR', heating_system: 'VARCHAR', building_number: 'VARCHAR', rpls: 'VARCHAR', tax_invariant: 'VARCHAR', copro_number: 'VARCHAR',
+  construction_year: 'INTEGER', building_levels: 'INTEGER', building_dwellings: 'INTEGER',
   ban_id: 'VARCHAR', address: 'VARCHAR', commune_code: 'VARCHAR', department_code: 'VARCHAR', longitude: 'DOUBLE', latitude: 'DOUBLE', source: 'VARCHAR',
 } as const satisfies Record<keyof DiagnosisRow, string>;

@@ -7,6 +7,7 @@ import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
 import { AreaCellRow, AreaRow } from './areas.ts';
 import { DiagnosisRow } from './diagnoses.ts';
+import { BuildingLinkRow } from './buildings.ts';
 import { IdMergeRow, IdRegistryRow } from './id-registry.ts';
 
 /**
@@ -30,6 +31,9 @@ export const TABLES = {
   id_registry: IdRegistryRow,
   id_merges: IdMergeRow,
   diagnoses: DiagnosisRow,
+  buildings: AreaRow,
+  buildings_cells: AreaCellRow,
+  building_links: BuildingLinkRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

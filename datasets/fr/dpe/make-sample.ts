@@ -64,6 +64,7 @@ function dpe(b: Ban, o: { type: 'appartement' | 'maison' | 'immeuble'; date: str
     'Nom__commune_(Brut)': b.commune, 'N°_département_(BAN)': dep, 'N°_région_(BAN)': dep === '75' ? '11' : '75',
     'Conso_5_usages_par_m²_é_primaire': String(kwh), 'Emission_GES_5_usages_par_m²': (kwh / 20).toFixed(1),
     'Type_énergie_principale_chauffage': o.type === 'maison' ? 'Fioul domestique' : rand() < 0.6 ? 'Gaz naturel' : 'Électricité',
+    'Nombre_niveau_immeuble': o.type === 'maison' ? '' : String(5 + (b.id.length % 3)), 'Nombre_appartement': o.type === 'maison' ? '' : String(10 + (Number(b.numero.replace(/\D/g, '')) % 15)),
     'Année_construction': String(o.year), 'Période_construction': o.year < 1948 ? 'avant 1948' : o.year < 1975 ? '1948-1974' : '1975-1977',
   });
   return n;
