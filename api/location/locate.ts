@@ -11,6 +11,7 @@ import { nearestAddress } from './search/official.ts';
 import { GeocoderDownError, searchAddress, type AddressSearchDeps } from './search/search.ts';
 import type { ZoneLookup } from './zones/lookup.ts';
 import { areasAt } from './kinds/areas.ts';
+import { buildingIdAt } from './buildings.ts';
 
 export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 
@@ -106,14 +107,18 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     }
   }
   if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : country === 'fr' && deps.warehouse.has(country, PARCELS_TABLE) ? 'not_found' : 'unavailable';
-  // Buildings and properties come with their own sources (building and property domains).
-  for (const f of ['building_id', 'property_ids', 'nearest_property_id']) missing[f] = 'unavailable';
-  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings and properties are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
+  // The building (RNB footprint containing the point, else the one building of the parcel).
+  const building_id = country === 'fr' ? await buildingIdAt(deps.warehouse, { precision, latitude: lat, longitude: lng, parcel }) : null;
+  if (building_id) sources.add('fr.rnb');
+  else if (!['input', 'building', 'address'].includes(precision)) missing.building_id = 'insufficient_precision';
+  else missing.building_id = country === 'fr' && deps.warehouse.has(country, 'buildings') ? 'not_found' : 'unavailable';
+  for (const f of ['property_ids', 'nearest_property_id']) missing[f] = 'unavailable';
+  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'properties are not ingested yet: property_ids and nearest_property_id are null or empty' });
 
   return {
     location: {
       latitude: lat, longitude: lng, precision, precision_label: labelOf(PRECISIONS, precision, locale),
-      address, geocoding, zones, parcel, building_id: null, property_ids: [], nearest_property_id: null, missing,
+      address, geocoding, zones, parcel, building_id, property_ids: [], nearest_property_id: null, missing,
     },
     warnings,
     sources: [...sources].sort(),

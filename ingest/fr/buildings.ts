@@ -9,7 +9,8 @@ import { AreasWriter } from '../core/kinds/areas.ts';
 import { readCsv } from '../core/readers/csv.ts';
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
-import { TableWriter, type PreparedTable } from '../core/table-writer.ts';
+import { TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
+import { basename } from 'node:path';
 
 export const BUILDINGS_TABLE = 'buildings';
 export const BUILDING_LINKS_TABLE = 'building_links';
@@ -138,8 +139,12 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
     for (const x of rejected) at(x.department ?? departments[0]!).rejects.add(x.line, x.why, x.raw);
     const doc = { type: 'building_record' as const, date };
     const sourced = (v: number | null, source: string) => (v === null ? [] : [{ value: v, document: doc, source }]);
+    const firstRnb = new Map<string, string>();
     for (const r of rows) {
       const id = ids.get(r.rnb)!;
+      // Two RNB rows a source shows to be one building (the registry gave them one id): the first is served.
+      if (firstRnb.has(id)) { at(r.department).rejects.add(r.line, `same building as RNB ${firstRnb.get(id)} (one id of ours: the sources name them together)`, { rnb_id: r.rnb }); continue; }
+      firstRnb.set(id, r.rnb);
       const g = r.g;
       const parcels = g?.parcel ? [g.parcel] : [];
       const attributes: BuildingAttributes = {
@@ -164,7 +169,9 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
       prepared.push({ department: w.department, rejects: w.rejects, tables: [...await w.areas.prepare(), { table: BUILDING_LINKS_TABLE, prepared: await w.links.prepare() }] });
     }
     const out: PartitionSummary[] = [];
-    for (const p of prepared) out.push(...await publish(ctx, 'fr', 'fr.buildings', rnbSource, o.rnb, `rnb-${p.department}`, p.tables, p.rejects));
+    // The BDNB export is the partition's second input: the manifest lists it beside the RNB's.
+    const bdnbEntry = o.bdnb ? [{ id: bdnbSource.id, input: basename(o.bdnb.path), input_sha256: o.bdnb.sha256 ?? await fileSha256(o.bdnb.path), published_at: o.bdnb.publishedAt ?? null, downloaded_from: o.bdnb.downloadedFrom ?? null }] : [];
+    for (const p of prepared) out.push(...await publish(ctx, 'fr', 'fr.buildings', rnbSource, o.rnb, `rnb-${p.department}`, p.tables, p.rejects, { kept: bdnbEntry }));
     ctx.log(`fr.buildings: ${rows.length} buildings, ${skipped} demolished skipped, ${bdnb.size} BDNB groups read`);
     return out;
   } catch (e) {
