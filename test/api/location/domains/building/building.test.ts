@@ -21,7 +21,7 @@ beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-building-')), 'data');
   await runSamples(silentContext(dataDir));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
 describe('GET /api/v1/fr/building and /buildings/{id}', () => {
