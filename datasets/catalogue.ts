@@ -14,6 +14,7 @@ import type { Source } from './source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
 import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
+import { propertiesSource } from './fr/properties/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -31,7 +32,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  cadastreSource, dpeSource, rnbSource, bdnbSource,
+  cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -8,6 +8,7 @@ import { ZoneValueRow } from './zone-values.ts';
 import { AreaCellRow, AreaRow } from './areas.ts';
 import { DiagnosisRow } from './diagnoses.ts';
 import { BuildingLinkRow } from './buildings.ts';
+import { PropertyEventRow, PropertyRow } from './properties.ts';
 import { IdMergeRow, IdRegistryRow } from './id-registry.ts';
 
 /**
@@ -34,6 +35,8 @@ export const TABLES = {
   buildings: AreaRow,
   buildings_cells: AreaCellRow,
   building_links: BuildingLinkRow,
+  properties: PropertyRow,
+  property_events: PropertyEventRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;
