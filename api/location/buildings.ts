@@ -23,3 +23,12 @@ export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'prec
   }
   return null;
 }
+
+/**
+ * The properties of a building (fr.properties), most recently sold or diagnosed first: properties
+ * have no position of their own, so the first is the default ("nearest") property of the place.
+ */
+export async function propertyIdsOf(warehouse: Warehouse, buildingId: string): Promise<string[]> {
+  if (!warehouse.has('fr', 'properties')) return [];
+  return (await warehouse.query<{ id: string }>(`SELECT id FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId])).map((r) => r.id);
+}

@@ -11,7 +11,7 @@ import { nearestAddress } from './search/official.ts';
 import { GeocoderDownError, searchAddress, type AddressSearchDeps } from './search/search.ts';
 import type { ZoneLookup } from './zones/lookup.ts';
 import { areasAt } from './kinds/areas.ts';
-import { buildingIdAt } from './buildings.ts';
+import { buildingIdAt, propertyIdsOf } from './buildings.ts';
 
 export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 
@@ -112,13 +112,17 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   if (building_id) sources.add('fr.rnb');
   else if (!['input', 'building', 'address'].includes(precision)) missing.building_id = 'insufficient_precision';
   else missing.building_id = country === 'fr' && deps.warehouse.has(country, 'buildings') ? 'not_found' : 'unavailable';
-  for (const f of ['property_ids', 'nearest_property_id']) missing[f] = 'unavailable';
-  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'properties are not ingested yet: property_ids and nearest_property_id are null or empty' });
+  const property_ids = building_id ? await propertyIdsOf(deps.warehouse, building_id) : [];
+  if (property_ids.length === 0) {
+    const why = missing.building_id ?? (deps.warehouse.has(country, 'properties') ? 'not_found' : 'unavailable');
+    for (const f of ['property_ids', 'nearest_property_id']) missing[f] = why;
+  }
+  if (missing.building_id === 'unavailable') warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings and properties are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
 
   return {
     location: {
       latitude: lat, longitude: lng, precision, precision_label: labelOf(PRECISIONS, precision, locale),
-      address, geocoding, zones, parcel, building_id, property_ids: [], nearest_property_id: null, missing,
+      address, geocoding, zones, parcel, building_id, property_ids, nearest_property_id: property_ids[0] ?? null, missing,
     },
     warnings,
     sources: [...sources].sort(),

@@ -24,6 +24,7 @@ const ROUTES = [
   '/api/v1/fr/market', '/api/v1/fr/market/sales', '/api/v1/fr/catalog/fields', '/api/v1/be/catalog/domains',
   '/api/v1/location', '/api/v1/catalog/coverage',
   '/api/v1/fr/building', '/api/v1/fr/buildings/bld_0123456789abcdef0123', '/api/v1/fr/buildings/x',
+  '/api/v1/fr/properties/prp_0123456789abcdef0123', '/api/v1/fr/properties/x',
 ];
 const PARAMS = ['lat', 'lng', 'address', 'locale', 'include', 'property_id', 'property_type', 'radius', 'page', 'per_page', 'country', 'geometry', 'category', 'x'];
 
@@ -81,7 +82,7 @@ describe('location routes under hostile input', () => {
   });
 
   it('answer identifiers of any shape on the by-id routes below 500', async () => {
-    await fc.assert(fc.asyncProperty(fc.constantFrom('buildings'), fc.oneof(hostile, fc.constantFrom('bld_0123456789abcdef0123', 'bld_0123456789ABCDEF0123', 'prp_0123456789abcdef0123')), async (route, id) => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom('buildings', 'properties'), fc.oneof(hostile, fc.constantFrom('bld_0123456789abcdef0123', 'bld_0123456789ABCDEF0123', 'prp_0123456789abcdef0123')), async (route, id) => {
       const url = `/api/v1/fr/${route}/${encodeAny(id)}`;
       const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
       expect(res.statusCode, `${url} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);

@@ -16,7 +16,7 @@ const PENDING: Record<string, string> = {
 };
 
 type DiagnosisRow = { number: string; date: string; energy_class: string | null; energy_per_m2: number | null; surface: number | null; floor: number | null; construction_year: number | null; building_levels: number | null; building_dwellings: number | null };
-type SaleRow = { date: string; lots: string | null; property_type: 'apartment' | 'house' | 'other'; rooms: number | null; surface: number | null; price: number | null; price_per_m2: number | null };
+type SaleRow = { id: string; date: string; lots: string | null; property_type: 'apartment' | 'house' | 'other'; rooms: number | null; surface: number | null; price: number | null; price_per_m2: number | null };
 
 /** A Feature from the building record's values (most reliable first) and the diagnoses' (most recent first), or null. */
 export function featureOf(record: { value: number | string; document: { type: 'building_record'; date: string | null } }[], diagnoses: { value: number; date: string }[], unit: string | null): Feature | null {
@@ -51,10 +51,15 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     : [];
   const sales = a.parcels.length > 0 && warehouse.has('fr', 'sales')
     ? await warehouse.query<SaleRow>(
-      `SELECT strftime(date, '%Y-%m-%d') AS date, lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
+      `SELECT id, strftime(date, '%Y-%m-%d') AS date, lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
        WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(string_split(parcels, '|'), string_split($1, '|')) AND date >= DATE '2014-01-01'
        ORDER BY date DESC, id`, [list(a.parcels), a.parcels[0]!.slice(0, 5)])
     : [];
+  // The property each sale and diagnosis is attached to (fr.properties), when it is.
+  const refs = [...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)];
+  const owner = new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
+    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
+    : []);
   const fromDiagnoses = (k: 'construction_year' | 'building_levels' | 'building_dwellings') => diagnoses.filter((d) => d[k] !== null).map((d) => ({ value: d[k]!, date: d.date }));
   const building: FrBuilding = {
     status: 'ok', id, type: a.type,
@@ -67,9 +72,9 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     materials: a.materials,
     heritage: { historic_monument: null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
     electricity_per_meter: null, energy_potential: null, copro: null,
-    energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: null })),
+    energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
     sales: sales.map((s) => ({
-      date: s.date, lot: s.lots, property_id: null, type: s.property_type, rooms: s.rooms, surface: s.surface,
+      date: s.date, lot: s.lots, property_id: owner.get(s.id) ?? null, type: s.property_type, rooms: s.rooms, surface: s.surface,
       price: s.price === null ? null : { value: s.price, unit: 'EUR' }, price_per_m2: s.price_per_m2 === null ? null : { value: Math.round(s.price_per_m2), unit: 'EUR/m2' },
     })),
     sales_attachment: 'parcel', median_price_per_m2_24m: null, vs_sublocality_level2: null, risks: [],

@@ -17,6 +17,6 @@ export const buildingDomain: DomainModule = {
   paths: { fr: ['/building', '/buildings/{building_id}', '/report'] },
   resolvers: { fr: frBuilding },
   schema: FrBuilding,
-  tables: { fr: [...BUILDING_TABLES, 'diagnoses', 'sales', 'addresses', ...ID_TABLES] },
+  tables: { fr: [...BUILDING_TABLES, 'diagnoses', 'sales', 'addresses', 'property_events', ...ID_TABLES] },
   routes: { fr: (deps) => [buildingRoute(deps), buildingByIdRoute(deps)] },
 };

@@ -19,7 +19,7 @@ export const locationDomain: DomainModule = {
   paths: { be: ['/location', '/report'] },
   resolvers: { fr: located, ca: located, be: located },
   schema: Location,
-  tables: { fr: [...TABLES, 'parcels', 'parcels_cells', ...BUILDING_TABLES], ca: TABLES, be: TABLES },
+  tables: { fr: [...TABLES, 'parcels', 'parcels_cells', ...BUILDING_TABLES, 'properties'], ca: TABLES, be: TABLES },
   memoryTables: { ...ZONE_MEMORY_TABLES, streets: STREETS_MEMORY_TABLE },
   routes: { fr: (deps) => [locationRoute('fr', deps)], ca: (deps) => [locationRoute('ca', deps)], be: (deps) => [locationRoute('be', deps)] },
 };

@@ -99,3 +99,74 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     expect((await get(`/api/v1/fr/buildings/${kept}`)).statusCode).toBe(200);
   });
 });
+
+describe('the property domain: /report property, /properties/{id}', () => {
+  it('serves the default property of an address with its events, last sale, value today and story; the by-id route the same', async () => {
+    const events = await duckRows<{ property_id: string; n: number }>(`SELECT property_id, count(*)::INTEGER AS n FROM read_parquet('${dataDir}/fr/property_events/*.parquet') WHERE type = 'sale' GROUP BY property_id ORDER BY n DESC, property_id`);
+    const props = await duckRows<{ id: string; building_id: string }>(`SELECT id, building_id FROM read_parquet('${dataDir}/fr/properties/*.parquet') WHERE building_id IS NOT NULL`);
+    const p = props.find((x) => events.some((e) => e.property_id === x.id))!;
+    const res = await get(`/api/v1/fr/properties/${p.id}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json().data.property;
+    expect(body).toMatchObject({ status: 'ok', id: p.id, building_id: p.building_id });
+    expect(body.events.length).toBeGreaterThan(0);
+    for (const e of body.events) expect(e.attachment.label.length).toBeGreaterThan(10);
+    expect(body.story).toMatch(/vendu/);
+    expect(body.last_sale).not.toBeNull();
+    if (body.value_today) expect(body.value_today).toMatchObject({ unit: 'EUR', method: 'indexed_last_sale' });
+    else expect(['insufficient_sample', 'not_found']).toContain(body.missing.value_today);
+    const en = await get(`/api/v1/fr/properties/${p.id}?locale=en`);
+    expect(en.json().data.property.story).toMatch(/sold/);
+    // The report chooses it by property_id.
+    const b = await duckRows<{ lng: number; lat: number }>(`SELECT (min_lng + max_lng) / 2 AS lng, (min_lat + max_lat) / 2 AS lat FROM read_parquet('${dataDir}/fr/buildings/*.parquet') WHERE id = '${p.building_id}'`);
+    const report = await get(`/api/v1/fr/report?lat=${b[0]!.lat}&lng=${b[0]!.lng}&include=property&property_id=${p.id}`);
+    expect(report.statusCode).toBe(200);
+    expect(report.json().data.property).toEqual(body);
+    expect(report.json().data.location.property_ids).toContain(p.id);
+  });
+
+  it('answers 400 malformed, 404 property_not_found, and 301 when a new DPE version shows two properties to be one', async () => {
+    expect((await get('/api/v1/fr/properties/prp_x')).statusCode).toBe(400);
+    const unknown = await get(`/api/v1/fr/properties/prp_${'0'.repeat(20)}`);
+    expect(unknown.statusCode).toBe(404);
+    expect(ErrorBody.parse(unknown.json()).error.code).toBe('property_not_found');
+    const r404 = await get(`/api/v1/fr/report?lat=48.86305&lng=2.36196&include=property&property_id=prp_${'0'.repeat(20)}`);
+    expect(r404.statusCode).toBe(404);
+
+    const sample = await readFile(join(REPO_ROOT, 'datasets/fr/dpe/dpe-v2-logements-existants-sample.csv'), 'utf8');
+    const [header, ...lines] = sample.replace(/^\uFEFF/, '').trim().split('\n');
+    const cols = header!.split(',').map((h) => h.replace(/^"|"$/g, ''));
+    const cells = (l: string) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '')).slice(0, cols.length);
+    const template = cells(lines.at(-1)!);
+    const row = (number: string, inv: string, rpls: string) => {
+      const c = [...template];
+      c[cols.indexOf('N°DPE')] = `"${number}"`; c[cols.indexOf('Invariant_fiscal_logement')] = inv ? `"${inv}"` : ''; c[cols.indexOf('N°_RPLS_logement')] = rpls ? `"${rpls}"` : '';
+      c[cols.indexOf('Identifiant__BAN')] = ''; c[cols.indexOf('N°_DPE_remplacé')] = '';
+      return c.join(',');
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'lds-dpe-merge-'));
+    const v1 = [row('2475E9000001A', '', 'R-777'), row('2475E9000002B', 'I-888', '')];
+    await writeFile(join(dir, 'v1.csv'), `\uFEFF${header}\n${v1.join('\n')}\n`);
+    const { ingestDpe } = await import('../../../../../ingest/fr/dpe.ts');
+    const { buildProperties } = await import('../../../../../ingest/fr/properties.ts');
+    await ingestDpe(silentContext(dataDir), { path: join(dir, 'v1.csv') });
+    await buildProperties(silentContext(dataDir));
+    const idOf = async (key: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${dataDir}/fr/id_registry/prp.parquet' WHERE key = '${key}'`))[0]!.id;
+    const [a, bId] = [await idOf('rpls:R-777'), await idOf('inv:I-888')];
+    expect(a).not.toBe(bId);
+    await writeFile(join(dir, 'v2.csv'), `\uFEFF${header}\n${[...v1, row('2575E9000003C', 'I-888', 'R-777')].join('\n')}\n`);
+    await ingestDpe(silentContext(dataDir), { path: join(dir, 'v2.csv') });
+    await buildProperties(silentContext(dataDir));
+    await t.warehouse.refresh();
+    const merges = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${dataDir}/fr/id_merges/prp.parquet'`);
+    expect(merges).toHaveLength(1);
+    const { from_id, to_id } = merges[0]!;
+    expect([from_id, to_id].sort()).toEqual([a, bId].sort());
+    const moved = await get(`/api/v1/fr/properties/${from_id}`);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`/api/v1/fr/properties/${to_id}`);
+    const kept = await get(`/api/v1/fr/properties/${to_id}`);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().data.property.events.map((e: { energy_diagnosis: { number: string } }) => e.energy_diagnosis.number).sort()).toEqual(['2475E9000001A', '2475E9000002B', '2575E9000003C']);
+  });
+});
