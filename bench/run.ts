@@ -16,6 +16,7 @@ import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { locate } from '../api/location/locate.ts';
 import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones } from './zones.ts';
+import { benchBuildings } from './buildings.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -128,6 +129,7 @@ async function benchMemory(sizes: number[]) {
 
 // npm run bench -- [all|ingest|lookups|memory|dvf|zones] [--rows N] [--rounds N] [--queries N]
 // zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N]
+// buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N]
 // dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
 const what = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -142,5 +144,6 @@ if (what === 'all' || what === 'dvf') {
   if (opt('lines', 1_000_000) > 0) results.dvf_ingest = await benchDvfIngest(opt('lines', 1_000_000));
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
+if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500));
 if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
 console.log(JSON.stringify(results, null, 2));

@@ -24,6 +24,10 @@ import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housin
 import { statbelPricesSource } from './be/statbel-prices/source.ts';
 import { caCensusSource } from './ca/census/source.ts';
 import { caAssessmentSource } from './ca/assessment/source.ts';
+import { cadastreSource } from './fr/cadastre/source.ts';
+import { dpeSource } from './fr/dpe/source.ts';
+import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
+import { propertiesSource } from './fr/properties/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -45,6 +49,7 @@ export const SOURCES: readonly Source[] = [
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,
+  cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

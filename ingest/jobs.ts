@@ -35,6 +35,10 @@ import { brusselsFloodJob } from './be/brussels-flood.job.ts';
 import { brusselsSoilJob } from './be/brussels-soil.job.ts';
 import { sisJob } from './fr/sis.job.ts';
 import { riskCommunesJob } from './fr/risk-communes.job.ts';
+import { cadastreJob } from './fr/cadastre.job.ts';
+import { dpeJob } from './fr/dpe.job.ts';
+import { buildingsJob } from './fr/buildings.job.ts';
+import { propertiesJob } from './fr/properties.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -49,6 +53,7 @@ export const JOBS: Job[] = [
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
   brusselsFloodJob, brusselsSoilJob,
   sisJob, riskCommunesJob,
+  cadastreJob, dpeJob, buildingsJob, propertiesJob,
 ];
 
 export function jobById(id: string): Job | undefined {
@@ -81,7 +86,8 @@ export async function runSamples(ctx: JobContext, jobs: readonly Job[] = JOBS): 
   const out: PartitionSummary[] = [];
   for (const job of runOrder(jobs)) {
     for (const argv of job.samples) {
-      if (existsSync(argv[1]!)) out.push(...await job.run(ctx, argv));
+      // A job deriving its tables from others (fr.properties) has an empty argument list.
+      if (argv.length === 0 || existsSync(argv[1]!)) out.push(...await job.run(ctx, argv));
     }
   }
   return out;

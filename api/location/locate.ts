@@ -10,6 +10,8 @@ import type { PlaceInput } from './params.ts';
 import { nearestAddress } from './search/official.ts';
 import { GeocoderDownError, searchAddress, type AddressSearchDeps } from './search/search.ts';
 import type { ZoneLookup } from './zones/lookup.ts';
+import { areasAt } from './kinds/areas.ts';
+import { buildingIdAt, propertyIdsOf } from './buildings.ts';
 
 export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 
@@ -17,7 +19,18 @@ export interface LocateDeps extends AddressSearchDeps { zones: ZoneLookup }
 /** An official address within this distance of a position is served as its address. */
 const REVERSE_MAX_M = 25;
 
-/** A BAN parcel id (14 characters: commune, prefix, section, number) as {id, reference}. */
+/** The cadastre's parcels (areas table kind, written by fr.cadastre). */
+export const PARCELS_TABLE = 'parcels';
+
+/** The cadastre parcel containing the point, exactly (edges answered as an exact test would), or null. */
+export async function parcelAt(deps: Pick<LocateDeps, 'warehouse'>, country: Country, lng: number, lat: number): Promise<{ id: string; reference: string; area_m2: number | null } | null> {
+  if (country !== 'fr') return null;
+  const hit = (await areasAt(deps.warehouse, country, PARCELS_TABLE, lng, lat))[0];
+  const a = hit?.attributes as { parcel_id?: string; reference?: string; area_m2?: number | null } | null | undefined;
+  return a?.parcel_id && a.reference ? { id: a.parcel_id, reference: a.reference, area_m2: a.area_m2 ?? null } : null;
+}
+
+/** A BAN parcel id (14 characters: commune, prefix, section, number) as {id, reference}: the address's parcel where the cadastre is not ingested. */
 function parcelOf(parcels: string | null): Location['parcel'] {
   const id = parcels?.split('|')[0]?.trim();
   if (!id || !/^[0-9AB]{5}\d{3}[0-9A-Z]{2}\d{4}$/.test(id)) return null;
@@ -81,17 +94,35 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     warnings.push({ domain: 'location', code: 'data_unavailable', message: `zone boundaries not ingested for level(s) ${notIngested.join(', ')}` });
   }
 
-  const parcel = precision === 'address' || precision === 'input' ? parcelOf(parcels) : null;
-  if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : 'unavailable';
-  else missing['parcel.area_m2'] = 'unavailable';
-  // Buildings and properties come with their own sources (building and property domains).
-  for (const f of ['building_id', 'property_ids', 'nearest_property_id']) missing[f] = 'unavailable';
-  warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings, properties and parcel areas are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
+  // The parcel containing the point (the cadastre), else the one the BAN names for the address.
+  let parcel: Location['parcel'] = null;
+  if (precision === 'address' || precision === 'input') {
+    parcel = await parcelAt(deps, country, lng, lat);
+    if (parcel) {
+      sources.add('fr.cadastre');
+      if (parcel.area_m2 === null) missing['parcel.area_m2'] = 'not_found';
+    } else {
+      parcel = parcelOf(parcels);
+      if (parcel) missing['parcel.area_m2'] = 'unavailable';
+    }
+  }
+  if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : country === 'fr' && deps.warehouse.has(country, PARCELS_TABLE) ? 'not_found' : 'unavailable';
+  // The building (RNB footprint containing the point, else the one building of the parcel).
+  const building_id = country === 'fr' ? await buildingIdAt(deps.warehouse, { precision, latitude: lat, longitude: lng, parcel }) : null;
+  if (building_id) sources.add('fr.rnb');
+  else if (!['input', 'building', 'address'].includes(precision)) missing.building_id = 'insufficient_precision';
+  else missing.building_id = country === 'fr' && deps.warehouse.has(country, 'buildings') ? 'not_found' : 'unavailable';
+  const property_ids = building_id ? await propertyIdsOf(deps.warehouse, building_id) : [];
+  if (property_ids.length === 0) {
+    const why = missing.building_id ?? (deps.warehouse.has(country, 'properties') ? 'not_found' : 'unavailable');
+    for (const f of ['property_ids', 'nearest_property_id']) missing[f] = why;
+  }
+  if (missing.building_id === 'unavailable') warnings.push({ domain: 'location', code: 'data_unavailable', message: 'buildings and properties are not ingested yet: building_id, property_ids and nearest_property_id are null or empty' });
 
   return {
     location: {
       latitude: lat, longitude: lng, precision, precision_label: labelOf(PRECISIONS, precision, locale),
-      address, geocoding, zones, parcel, building_id: null, property_ids: [], nearest_property_id: null, missing,
+      address, geocoding, zones, parcel, building_id, property_ids, nearest_property_id: property_ids[0] ?? null, missing,
     },
     warnings,
     sources: [...sources].sort(),

@@ -76,7 +76,7 @@ export function reportRoute(country: Country, deps: LocationRouteDeps): AnyRoute
         const resolve = DOMAIN_REGISTRY[d].resolvers[country];
         const answer = !published.includes(d) ? notPublished(d)
           : !resolve ? notIngestedDomain(d)
-            : await resolve(deps, { country, location, locale, radius: query.radius, propertyType: query.property_type, fields: inclusion.fields.get(d) ?? [] });
+            : await resolve(deps, { country, location, locale, radius: query.radius, propertyType: query.property_type, propertyId: query.property_id, fields: inclusion.fields.get(d) ?? [] });
         data[d] = answer.value;
         warnings.push(...answer.warnings);
         // Only computed domains cost a unit (spec 8); unavailable ones are not charged.

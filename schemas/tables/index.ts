@@ -6,6 +6,10 @@ import { SaleRow } from './sales.ts';
 import { ZoneCellRow, ZoneRow } from './zones.ts';
 import { ZoneValueRow } from './zone-values.ts';
 import { AreaCellRow, AreaRow } from './areas.ts';
+import { DiagnosisRow } from './diagnoses.ts';
+import { BuildingLinkRow } from './buildings.ts';
+import { PropertyEventRow, PropertyRow } from './properties.ts';
+import { IdMergeRow, IdRegistryRow } from './id-registry.ts';
 
 /**
  * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
@@ -23,6 +27,16 @@ export const TABLES = {
   hazard_areas: AreaRow,
   hazard_areas_cells: AreaCellRow,
   polluted_sites: PointRow,
+  parcels: AreaRow,
+  parcels_cells: AreaCellRow,
+  id_registry: IdRegistryRow,
+  id_merges: IdMergeRow,
+  diagnoses: DiagnosisRow,
+  buildings: AreaRow,
+  buildings_cells: AreaCellRow,
+  building_links: BuildingLinkRow,
+  properties: PropertyRow,
+  property_events: PropertyEventRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

@@ -38,6 +38,8 @@ export interface ResolveContext {
   /** Radius of lists in meters when the request gives one (spec 4.1). */
   radius?: number;
   propertyType?: 'apartment' | 'house';
+  /** The property to describe (report parameter property_id): default the place's own. */
+  propertyId?: string;
   /** Fields named by `include` (market.price_trend -> ['price_trend']); empty for the whole domain. */
   fields: string[];
 }

@@ -48,7 +48,7 @@ export function variantRoutes(deps: VariantRouteDeps): AnyRoute[] {
         const locale = localeOf(request, query.locale);
         const allowed = request.apiKey!.countries as Country[];
         const answer = await locateAnywhere(deps, placeInput(query), query.country ? fromVariantCountry(query.country) : null, allowed, locale);
-        const parcelSource = answer.location.parcel && answer.country === 'fr' ? answer.sources.find((s) => s === 'fr.ban') ?? null : null;
+        const parcelSource = answer.location.parcel && answer.country === 'fr' ? answer.sources.find((s) => s === 'fr.cadastre') ?? answer.sources.find((s) => s === 'fr.ban') ?? null : null;
         const location = toVariantLocation(answer.country, answer.location, locale, parcelSource);
         if (answer.elsewhere.length > 0) {
           const alternatives = elsewhereAlternatives(answer.elsewhere);

@@ -79,7 +79,7 @@ beforeAll(async () => {
     responses[url] = { status: res.statusCode, body: normalise(res.json()) };
   }
   if (process.env.REGEN === '1' || !existsSync(GOLDEN)) writeFileSync(GOLDEN, JSON.stringify(responses, null, 1) + '\n');
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
 describe('golden responses on the samples', () => {

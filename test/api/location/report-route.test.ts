@@ -17,8 +17,11 @@ describe('GET /api/v1/fr/report', () => {
     expect(res.statusCode).toBe(200);
     const body = ReportResponse.parse(res.json());
     expect(body.data.location.zones.locality?.code).toBe('75056');
+    // Building and property are computed in France (issue 17): this fixture has no buildings.
+    expect(body.data.building).toEqual({ status: 'unavailable', missing: { building: 'unavailable' } });
+    expect(body.data.property).toEqual({ status: 'unavailable', missing: { property: 'unavailable' } });
     for (const d of <const>['building', 'property', 'urbanism']) {
-      expect(body.data[d]).toEqual({ status: 'unavailable', missing: {} });
+      if (d === 'urbanism') expect(body.data[d]).toEqual({ status: 'unavailable', missing: {} });
       expect(body.meta.warnings.some((w) => w.domain === d && w.code === 'data_unavailable')).toBe(true);
     }
     // Places and access have their shape: no places table in this fixture, every part unavailable and named.

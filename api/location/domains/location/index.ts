@@ -1,4 +1,5 @@
 import { Location } from '../../../../schemas/location.ts';
+import { BUILDING_TABLES } from '../../buildings.ts';
 import { STREETS_MEMORY_TABLE } from '../../search/official.ts';
 import { ZONE_MEMORY_TABLES } from '../../zones/lookup.ts';
 import type { DomainModule, Resolver } from '../types.ts';
@@ -18,7 +19,7 @@ export const locationDomain: DomainModule = {
   paths: { be: ['/location', '/report'] },
   resolvers: { fr: located, ca: located, be: located },
   schema: Location,
-  tables: { fr: TABLES, ca: TABLES, be: TABLES },
+  tables: { fr: [...TABLES, 'parcels', 'parcels_cells', ...BUILDING_TABLES, 'properties'], ca: TABLES, be: TABLES },
   memoryTables: { ...ZONE_MEMORY_TABLES, streets: STREETS_MEMORY_TABLE },
   routes: { fr: (deps) => [locationRoute('fr', deps)], ca: (deps) => [locationRoute('ca', deps)], be: (deps) => [locationRoute('be', deps)] },
 };

@@ -25,7 +25,7 @@ beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-risks-')), 'data');
   await runSamples(silentContext(dataDir));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 async function get(app: TestApp, url: string) {

@@ -1,0 +1,34 @@
+import type { Location } from '../../schemas/location.ts';
+import type { Warehouse } from '../core/warehouse.ts';
+import { areasAt } from './kinds/areas.ts';
+
+/** Tables of the buildings (written by fr.buildings). */
+export const BUILDING_TABLES = ['buildings', 'buildings_cells', 'building_links'];
+
+/** Precisions at which a building may be named (spec 2.6: building-level data at building or address; input is the client's own point). */
+export const BUILDING_PRECISIONS: readonly Location['precision'][] = ['input', 'building', 'address'];
+
+/**
+ * The building of a located place, or null: the RNB footprint containing the point, else the one
+ * building linked to the place's parcel (a parcel carrying several buildings names none: never
+ * the wrong building). Null below address precision.
+ */
+export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'precision' | 'latitude' | 'longitude' | 'parcel'>): Promise<string | null> {
+  if (!BUILDING_PRECISIONS.includes(l.precision) || !warehouse.has('fr', 'buildings')) return null;
+  const hit = (await areasAt(warehouse, 'fr', 'buildings', l.longitude, l.latitude))[0];
+  if (hit) return hit.id;
+  if (l.parcel && 'id' in l.parcel && warehouse.has('fr', 'building_links')) {
+    const rows = await warehouse.query<{ building_id: string }>(`SELECT DISTINCT building_id FROM fr_building_links WHERE kind = 'parcel' AND key = $1`, [l.parcel.id]);
+    if (rows.length === 1) return rows[0]!.building_id;
+  }
+  return null;
+}
+
+/**
+ * The properties of a building (fr.properties), most recently sold or diagnosed first: properties
+ * have no position of their own, so the first is the default ("nearest") property of the place.
+ */
+export async function propertyIdsOf(warehouse: Warehouse, buildingId: string): Promise<string[]> {
+  if (!warehouse.has('fr', 'properties')) return [];
+  return (await warehouse.query<{ id: string }>(`SELECT id FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId])).map((r) => r.id);
+}

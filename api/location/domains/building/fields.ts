@@ -1,0 +1,20 @@
+import type { FieldDef } from '../types.ts';
+
+type Def = [id: string, fr: [string, string], en: [string, string], unit: string | null, sources: string[], table: string];
+const DEFS: Def[] = [
+  ['building.id', ['Identifiant du bâtiment', 'Identifiant bld_ stable du service (registre des identifiants), donné au bâtiment du RNB'], ['Building identifier', "The service's stable bld_ identifier (id registry), given to the RNB building"], null, ['fr.rnb', 'fr.bdnb'], 'buildings'],
+  ['building.type', ['Type de bâtiment', "Usage principal (fichiers fonciers via la BDNB): apartment_building, house, mixed_use, other"], ['Building type', 'Main use (fichiers fonciers through the BDNB): apartment_building, house, mixed_use, other'], null, ['fr.bdnb'], 'buildings'],
+  ['building.construction_year', ['Année de construction', 'Fichiers fonciers (BDNB); les DPE du bâtiment en alternatives'], ['Construction year', 'Fichiers fonciers (BDNB); the diagnoses of the building as alternatives'], null, ['fr.bdnb', 'fr.dpe'], 'buildings'],
+  ['building.levels', ['Niveaux', 'Nombre de niveaux (fichiers fonciers, BDNB); les DPE en alternatives'], ['Levels', 'Number of levels (fichiers fonciers, BDNB); diagnoses as alternatives'], 'count', ['fr.bdnb', 'fr.dpe'], 'buildings'],
+  ['building.dwellings', ['Logements', 'Nombre de logements (fichiers fonciers, BDNB); les DPE en alternatives'], ['Dwellings', 'Number of dwellings (fichiers fonciers, BDNB); diagnoses as alternatives'], 'count', ['fr.bdnb', 'fr.dpe'], 'buildings'],
+  ['building.height_m', ['Hauteur moyenne', 'Hauteur moyenne en mètres (BD TOPO via la BDNB)'], ['Mean height', 'Mean height in metres (BD TOPO through the BDNB)'], null, ['fr.bdnb'], 'buildings'],
+  ['building.footprint_m2', ['Emprise au sol', "Surface de l'emprise du RNB"], ['Footprint', 'Area of the RNB footprint'], 'm2', ['fr.rnb'], 'buildings'],
+  ['building.materials', ['Matériaux', 'Murs et toiture (fichiers fonciers, BDNB)'], ['Materials', 'Walls and roof (fichiers fonciers, BDNB)'], null, ['fr.bdnb'], 'buildings'],
+  ['building.energy_diagnoses', ['Diagnostics énergétiques', "DPE v2 publiés aux adresses du bâtiment (ADEME), hors DPE remplacés"], ['Energy diagnoses', 'DPE v2 published at the addresses of the building (ADEME), replaced ones excluded'], null, ['fr.dpe'], 'diagnoses'],
+  ['building.sales', ['Ventes du bâtiment', 'Mutations DVF depuis 2014 sur les parcelles du bâtiment (rattachement par parcelle)'], ['Sales of the building', 'DVF mutations since 2014 on the parcels of the building (attached through the parcel)'], null, ['fr.dvf', 'fr.dvf-dgfip', 'fr.bdnb'], 'sales'],
+];
+
+/** Fields of data.building in France and the sources that feed them (catalog). */
+export const BUILDING_FIELDS: FieldDef[] = DEFS.map(([id, fr, en, unit, sources, table]) => ({
+  id, domain: 'building', label: { fr: fr[0], en: en[0] }, definition: { fr: fr[1], en: en[1] }, unit, sources, table, countries: ['fr'],
+}));

@@ -1,0 +1,107 @@
+import type { Locale } from '../../../../schemas/common.ts';
+import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { Feature } from '../../../../schemas/feature.ts';
+import type { FrBuilding } from '../../../../schemas/building.ts';
+import { BuildingAttributes } from '../../../../schemas/tables/buildings.ts';
+import type { Warehouse } from '../../../core/warehouse.ts';
+import { BUILDING_PRECISIONS } from '../../buildings.ts';
+import type { Resolved, Resolver } from '../types.ts';
+
+/** Characteristics of spec 2.7 whose sources are not ingested yet: null with reason unavailable. */
+const PENDING: Record<string, string> = {
+  'heritage.historic_monument': 'Mérimée historic monuments', 'heritage.protected_area': 'protected areas (AC1, SPR)',
+  'social_housing.dwellings': 'RPLS', fiber: 'ARCEP fibre deployment', legal_owners: 'legal persons owning premises',
+  electricity_per_meter: 'Enedis consumption per address', energy_potential: 'solar and geothermal potential', copro: 'RNIC co-ownership registry (fr.copro)',
+  median_price_per_m2_24m: 'building-level market indicators', vs_sublocality_level2: 'building-level market indicators', risks: 'hazards at the building',
+};
+
+type DiagnosisRow = { number: string; date: string; energy_class: string | null; energy_per_m2: number | null; surface: number | null; floor: number | null; construction_year: number | null; building_levels: number | null; building_dwellings: number | null };
+type SaleRow = { id: string; date: string; lots: string | null; property_type: 'apartment' | 'house' | 'other'; rooms: number | null; surface: number | null; price: number | null; price_per_m2: number | null };
+
+/** A Feature from the building record's values (most reliable first) and the diagnoses' (most recent first), or null. */
+export function featureOf(record: { value: number | string; document: { type: 'building_record'; date: string | null } }[], diagnoses: { value: number; date: string }[], unit: string | null): Feature | null {
+  const all = [
+    ...record.map((r) => ({ value: r.value, document: r.document })),
+    ...diagnoses.map((d) => ({ value: d.value, document: { type: 'energy_diagnosis' as const, date: d.date } })),
+  ];
+  if (all.length === 0) return null;
+  const [first, ...others] = all;
+  // Alternatives: other values only, each once, most recent first.
+  const seen = new Set([String(first!.value)]);
+  const alternatives = others.filter((o) => !seen.has(String(o.value)) && seen.add(String(o.value))).sort((a, b) => ((b.document.date ?? '') < (a.document.date ?? '') ? -1 : 1));
+  return { value: first!.value, unit, document: first!.document, alternatives };
+}
+
+/** The building's record, or null when the id is not a building served here. */
+export async function buildingRecord(warehouse: Warehouse, id: string): Promise<BuildingAttributes | null> {
+  if (!warehouse.has('fr', 'buildings')) return null;
+  const rows = await warehouse.query<{ attributes: string }>(`SELECT attributes FROM fr_buildings WHERE id = $1 LIMIT 1`, [id]);
+  return rows[0] ? BuildingAttributes.parse(JSON.parse(rows[0].attributes)) : null;
+}
+
+/** data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its sales (by parcel). */
+export async function describeBuilding(warehouse: Warehouse, id: string, a: BuildingAttributes, _locale: Locale): Promise<Resolved> {
+  const missing: Missing = {};
+  const warnings: Warning[] = [];
+  const list = (xs: string[]) => xs.join('|');
+  const diagnoses = a.address_ids.length > 0 && warehouse.has('fr', 'diagnoses')
+    ? await warehouse.query<DiagnosisRow>(
+      `SELECT number, strftime(date, '%Y-%m-%d') AS date, energy_class, energy_per_m2, surface, floor, construction_year, building_levels, building_dwellings
+       FROM fr_diagnoses WHERE NOT superseded AND list_contains(string_split($1, '|'), ban_id) ORDER BY date DESC, number`, [list(a.address_ids)])
+    : [];
+  const sales = a.parcels.length > 0 && warehouse.has('fr', 'sales')
+    ? await warehouse.query<SaleRow>(
+      `SELECT id, strftime(date, '%Y-%m-%d') AS date, lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
+       WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(string_split(parcels, '|'), string_split($1, '|')) AND date >= DATE '2014-01-01'
+       ORDER BY date DESC, id`, [list(a.parcels), a.parcels[0]!.slice(0, 5)])
+    : [];
+  // The property each sale and diagnosis is attached to (fr.properties), when it is.
+  const refs = [...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)];
+  const owner = new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
+    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
+    : []);
+  const fromDiagnoses = (k: 'construction_year' | 'building_levels' | 'building_dwellings') => diagnoses.filter((d) => d[k] !== null).map((d) => ({ value: d[k]!, date: d.date }));
+  const building: FrBuilding = {
+    status: 'ok', id, type: a.type,
+    address: a.address_ids[0] && warehouse.has('fr', 'addresses') ? (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [a.address_ids[0]]))[0]?.label ?? null : null,
+    construction_year: featureOf(a.construction_year, fromDiagnoses('construction_year'), null),
+    levels: featureOf(a.levels, fromDiagnoses('building_levels'), 'count'),
+    dwellings: featureOf(a.dwellings, fromDiagnoses('building_dwellings'), 'count'),
+    height_m: featureOf(a.height_m, [], null),
+    footprint_m2: a.footprint_m2,
+    materials: a.materials,
+    heritage: { historic_monument: null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
+    electricity_per_meter: null, energy_potential: null, copro: null,
+    energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
+    sales: sales.map((s) => ({
+      date: s.date, lot: s.lots, property_id: owner.get(s.id) ?? null, type: s.property_type, rooms: s.rooms, surface: s.surface,
+      price: s.price === null ? null : { value: s.price, unit: 'EUR' }, price_per_m2: s.price_per_m2 === null ? null : { value: Math.round(s.price_per_m2), unit: 'EUR/m2' },
+    })),
+    sales_attachment: 'parcel', median_price_per_m2_24m: null, vs_sublocality_level2: null, risks: [],
+    missing,
+  };
+  for (const [k, f] of [['type', a.type], ['construction_year', building.construction_year], ['levels', building.levels], ['dwellings', building.dwellings], ['height_m', building.height_m], ['footprint_m2', a.footprint_m2], ['materials.walls', a.materials.walls], ['materials.roof', a.materials.roof], ['address', building.address]] as const) {
+    if (f === null) missing[k] = 'not_found';
+  }
+  for (const [path, source] of Object.entries(PENDING)) {
+    missing[path] = 'unavailable';
+    warnings.push({ domain: 'building', code: 'data_unavailable', message: `${path}: not ingested yet (${source})` });
+  }
+  if (a.parcels.length === 0) missing.sales = 'not_found';
+  building.status = 'partial';
+  return { value: building, warnings };
+}
+
+/** data.building in the report and on /building: the building at the located place (spec 2.7). */
+export const frBuilding: Resolver = async (deps, ctx) => {
+  const l = ctx.location;
+  if (!BUILDING_PRECISIONS.includes(l.precision)) {
+    return { value: { status: 'insufficient_precision', missing: { building: 'insufficient_precision' } }, warnings: [{ domain: 'building', code: 'insufficient_precision', message: `position known at ${l.precision} precision only: building-level data is served at address or building precision` }] };
+  }
+  if (!deps.warehouse.has('fr', 'buildings')) {
+    return { value: { status: 'unavailable', missing: { building: 'unavailable' } }, warnings: [{ domain: 'building', code: 'data_unavailable', message: 'buildings are not ingested on this service' }] };
+  }
+  const record = l.building_id ? await buildingRecord(deps.warehouse, l.building_id) : null;
+  if (!l.building_id || !record) return { value: { status: 'not_covered', missing: { building: 'not_found' } }, warnings: [] };
+  return describeBuilding(deps.warehouse, l.building_id, record, ctx.locale);
+};

@@ -1,0 +1,65 @@
+/**
+ * Writes the building samples for Paris (75) and Abzac (33): `RNB_<dep>.csv` (the national
+ * building reference, departmental export) and `bdnb_batiment_groupe_compile_<dep>.csv` (the
+ * BDNB open export's compiled building-group table, the columns the job reads). One building per
+ * parcel of the cadastre sample that the BAN sample names: its footprint a square around the
+ * address cut to the parcel, linked to the address and the parcel.
+ * Run: npx tsx datasets/fr/buildings/make-sample.ts (deterministic; after the cadastre sample).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { area, featureCollection, intersect, polygon } from '@turf/turf';
+import type { Feature, Polygon } from 'geojson';
+import { prng } from '../tools/addresses.ts';
+
+const HERE = import.meta.dirname;
+const rand = prng(2024);
+const ALNUM = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const code = (n: number) => Array.from({ length: n }, () => ALNUM[Math.floor(rand() * ALNUM.length)]).join('');
+
+const parcels = new Map<string, Polygon>();
+for (const c of ['75103', '75104', '75111', '75112', '75113', '33001']) {
+  const file = join(HERE, '..', 'cadastre', `cadastre-${c}-parcelles.json${c === '33001' ? '.gz' : ''}`);
+  const raw = readFileSync(file);
+  const text = c === '33001' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  for (const f of (JSON.parse(text) as { features: { id: string; geometry: Polygon }[] }).features) parcels.set(f.id, f.geometry);
+}
+const r7 = (x: number) => Math.round(x * 1e7) / 1e7;
+const wkt = (g: Polygon) => `POLYGON ((${g.coordinates[0]!.map(([x, y]) => `${x} ${y}`).join(', ')}))`;
+const q = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+for (const [dep, file] of [['75', 'adresses-75.csv'], ['33', 'adresses-33.csv']] as const) {
+  const [head, ...lines] = readFileSync(join(HERE, '..', 'ban', file), 'utf8').trim().split('\n');
+  const cols = head!.split(';');
+  const rnb: string[] = ['rnb_id;point;shape;status;ext_ids;addresses'];
+  const bdnb: string[] = ['batiment_groupe_id,code_departement_insee,code_commune_insee,rnb_id,parcelle_unifiee_id,s_geom_groupe,ffo_bat_annee_construction,ffo_bat_nb_log,ffo_bat_nb_niveau,ffo_bat_mat_mur_txt,ffo_bat_mat_toit_txt,ffo_bat_usage_niveau_1_txt,bdtopo_bat_hauteur_mean'];
+  for (const c of lines.map((l) => l.split(';'))) {
+    const at = (n: string) => c[cols.indexOf(n)]!;
+    const parcel = at('cad_parcelles');
+    if (!parcel || !parcels.has(parcel)) continue;
+    const lng = Number(at('lon')), lat = Number(at('lat'));
+    const paris = dep === '75';
+    const half = paris ? 0.00011 : 0.00007;
+    const square = polygon([[[lng - half, lat - half], [lng + half, lat - half], [lng + half, lat + half], [lng - half, lat + half], [lng - half, lat - half]]]);
+    const cut = intersect(featureCollection([square, { type: 'Feature', properties: {}, geometry: parcels.get(parcel)! } as Feature<Polygon>])) as Feature<Polygon> | null;
+    if (!cut || cut.geometry.type !== 'Polygon') continue;
+    const shape: Polygon = { type: 'Polygon', coordinates: [cut.geometry.coordinates[0]!.map(([x, y]) => [r7(x!), r7(y!)])] };
+    const id = code(12);
+    const bdtopo = `BATIMENT${String(Math.floor(rand() * 1e16)).padStart(16, '0')}`;
+    const status = rand() < 0.03 ? 'demolished' : 'constructed';
+    rnb.push([id, `POINT (${lng} ${lat})`, wkt(shape), status,
+      q(JSON.stringify([{ id: bdtopo, source: 'bdtopo', created_at: '2023-01-12T10:00:00Z', source_version: 'bdtopo_2023_09' }])),
+      q(JSON.stringify([{ id: at('id'), source: 'ban' }]))].join(';'));
+    if (rand() < 0.15) continue; // some RNB buildings have no BDNB group
+    const levels = paris ? 5 + Math.floor(rand() * 3) : 1 + Math.floor(rand() * 2);
+    const year = paris ? 1850 + Math.floor(rand() * 80) : 1950 + Math.floor(rand() * 60);
+    const walls = paris ? (rand() < 0.7 ? 'PIERRE' : 'BRIQUES') : rand() < 0.6 ? 'AGGLOMERE' : 'BETON';
+    bdnb.push([`bdnb-bg-${code(4)}-${code(4)}-${code(4)}`, dep, at('code_insee'), id, parcel, Math.round(area(shape)), year, paris ? 8 + Math.floor(rand() * 20) : 1, levels,
+      walls, paris ? (rand() < 0.8 ? 'ZINC ALUMINIUM' : 'ARDOISES') : 'TUILES', paris ? 'Résidentiel collectif' : 'Résidentiel individuel',
+      rand() < 0.1 ? '' : (levels * 3 + rand() * 2).toFixed(1)].join(','));
+  }
+  writeFileSync(join(HERE, `RNB_${dep}.csv`), `${rnb.join('\n')}\n`);
+  writeFileSync(join(HERE, `bdnb_batiment_groupe_compile_${dep}.csv`), `${bdnb.join('\n')}\n`);
+  console.log(`${dep}: ${rnb.length - 1} RNB buildings, ${bdnb.length - 1} BDNB groups`);
+}

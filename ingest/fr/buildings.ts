@@ -1,0 +1,183 @@
+import { area } from '@turf/turf';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { quotedString } from '@duckdb/node-api';
+import { bdnbSource, rnbSource } from '../../datasets/fr/buildings/source.ts';
+import { BUILDING_LINK_COLUMNS, type BuildingAttributes } from '../../schemas/tables/buildings.ts';
+import { assignIds } from '../core/id-registry.ts';
+import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
+import { AreasWriter } from '../core/kinds/areas.ts';
+import { readCsv } from '../core/readers/csv.ts';
+import { Rejects } from '../core/rejects.ts';
+import { Stage } from '../core/stage.ts';
+import { TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
+import { basename } from 'node:path';
+
+export const BUILDINGS_TABLE = 'buildings';
+export const BUILDING_LINKS_TABLE = 'building_links';
+const RNB_COLUMNS = ['rnb_id', 'point', 'shape', 'status', 'ext_ids', 'addresses'];
+const BDNB_COLUMNS = ['batiment_groupe_id', 'code_departement_insee', 'rnb_id', 'parcelle_unifiee_id', 'ffo_bat_annee_construction', 'ffo_bat_nb_log', 'ffo_bat_nb_niveau', 'ffo_bat_mat_mur_txt', 'ffo_bat_mat_toit_txt', 'ffo_bat_usage_niveau_1_txt', 'bdtopo_bat_hauteur_mean'];
+/** RNB statuses of a building standing (or being built); a demolished one is not served. */
+const STANDING = new Set(['constructed', 'ongoingChange', 'notUsable', 'ongoingConstruction']);
+
+const WALLS: Record<string, string> = { PIERRE: 'stone', MEULIERE: 'stone', BRIQUES: 'brick', BETON: 'concrete', AGGLOMERE: 'concrete', BOIS: 'wood' };
+const ROOFS: Record<string, string> = { TUILES: 'tiles', ARDOISES: 'slate', 'ZINC ALUMINIUM': 'metal', BETON: 'concrete', BOIS: 'wood' };
+const TYPES: Record<string, BuildingAttributes['type']> = { 'Résidentiel collectif': 'apartment_building', 'Résidentiel individuel': 'house', Mixte: 'mixed_use', Tertiaire: 'other', Commercial: 'other', Industriel: 'other' };
+
+/** A WKT POLYGON or MULTIPOLYGON in WGS84 as GeoJSON, or null. */
+export function polygonOfWkt(wkt: string): Polygon | MultiPolygon | null {
+  const m = /^\s*(?:SRID=\d+;)?\s*(MULTIPOLYGON|POLYGON)\s*(\(.*\))\s*$/i.exec(wkt);
+  if (!m) return null;
+  const nums = (s: string) => s.trim().split(/\s*,\s*/).map((p) => p.trim().split(/\s+/).map(Number).slice(0, 2) as [number, number]);
+  const rings = (s: string) => [...s.matchAll(/\(([^()]+)\)/g)].map((r) => nums(r[1]!));
+  try {
+    if (m[1]!.toUpperCase() === 'POLYGON') {
+      const coordinates = rings(m[2]!);
+      return coordinates.length > 0 && coordinates.every((r) => r.length >= 4 && r.flat().every(Number.isFinite)) ? { type: 'Polygon', coordinates } : null;
+    }
+    const polys = [...m[2]!.slice(1, -1).matchAll(/\((\s*\([^()]+\)\s*(?:,\s*\([^()]+\)\s*)*)\)/g)].map((p) => rings(p[1]!));
+    return polys.length > 0 && polys.every((p) => p.every((r) => r.length >= 4 && r.flat().every(Number.isFinite))) ? { type: 'MultiPolygon', coordinates: polys } : null;
+  } catch { return null; }
+}
+
+interface Bdnb { id: string; department: string; parcel: string | null; year: number | null; dwellings: number | null; levels: number | null; walls: string | null; roof: string | null; use: string | null; height: number | null }
+const text = (s: string | undefined) => { const t = (s ?? '').trim(); return t === '' ? null : t; };
+const whole = (s: string | undefined) => { const t = text(s); if (t === null) return null; const n = Number(t); return Number.isInteger(n) && n >= 0 ? n : undefined; };
+
+/** The BDNB groups of a compiled export, by RNB id (a group without RNB id cannot be joined: rejected). */
+async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<Map<string, Bdnb>> {
+  const out = new Map<string, Bdnb>();
+  let first = true;
+  for await (const row of readCsv(path, { separator: ',' })) {
+    if (first) {
+      const missing = BDNB_COLUMNS.filter((c) => !(c in row.record));
+      if (missing.length > 0) throw new Error(`not the BDNB batiment_groupe_compile export: missing column(s) ${missing.join(', ')}`);
+      first = false;
+    }
+    const r = row.record;
+    if (row.error) { rejects.push({ line: row.line, why: `BDNB: ${row.error}`, raw: r }); continue; }
+    const rnb = text(r.rnb_id);
+    const numbers = { year: whole(r.ffo_bat_annee_construction), dwellings: whole(r.ffo_bat_nb_log), levels: whole(r.ffo_bat_nb_niveau) };
+    const height = text(r.bdtopo_bat_hauteur_mean) === null ? null : Number(r.bdtopo_bat_hauteur_mean);
+    const bad = Object.entries(numbers).find(([, v]) => v === undefined);
+    if (!rnb || !/^[0-9A-Z]{12}$/.test(rnb)) { rejects.push({ line: row.line, why: `BDNB: rnb_id ${JSON.stringify(r.rnb_id ?? null)} is not an RNB id`, raw: r }); continue; }
+    if (bad) { rejects.push({ line: row.line, why: `BDNB: ${bad[0]} is not a whole number`, raw: r }); continue; }
+    if (height !== null && !(Number.isFinite(height) && height >= 0)) { rejects.push({ line: row.line, why: `BDNB: bdtopo_bat_hauteur_mean ${JSON.stringify(r.bdtopo_bat_hauteur_mean)} is not a height`, raw: r }); continue; }
+    out.set(rnb, {
+      id: text(r.batiment_groupe_id)!, department: text(r.code_departement_insee)!, parcel: text(r.parcelle_unifiee_id), year: numbers.year ?? null, dwellings: numbers.dwellings ?? null,
+      levels: numbers.levels ?? null, walls: text(r.ffo_bat_mat_mur_txt), roof: text(r.ffo_bat_mat_toit_txt), use: text(r.ffo_bat_usage_niveau_1_txt), height,
+    });
+  }
+  return out;
+}
+
+/**
+ * The RNB's departmental export (`RNB_<dep>.csv`: rnb_id, WKT point and footprint, status, ext_ids
+ * and BAN addresses as JSON) joined with the BDNB open export's compiled building groups (by RNB
+ * id) into fr/buildings (areas table kind: the footprint, id = our bld_ id from the registry keyed
+ * by the RNB id and the BDNB group id) and fr/building_links (address, parcel, rnb, bdnb), one
+ * partition per department named from the rows (`rnb-75`). Each characteristic keeps the value of
+ * every source (fichiers fonciers, BD TOPO) for the Feature's alternatives. Demolished buildings
+ * are skipped; broken rows rejected with their line; a file lacking a column fails naming it.
+ */
+export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?: JobInput | null }): Promise<PartitionSummary[]> {
+  const early: { line: number; why: string; raw: unknown }[] = [];
+  const bdnb = o.bdnb ? await readBdnb(o.bdnb.path, early) : new Map<string, Bdnb>();
+  const date = o.bdnb?.publishedAt?.slice(0, 10) ?? null;
+  interface Row { line: number; rnb: string; geometry: Polygon | MultiPolygon; addresses: string[]; department: string; g: Bdnb | null }
+  const rows: Row[] = [];
+  const rejected: { line: number; why: string; raw: unknown; department: string | null }[] = early.map((e) => ({ ...e, department: null }));
+  let first = true, skipped = 0, total = 0;
+  for await (const row of readCsv(o.rnb.path, { separator: ';' })) {
+    if (first) {
+      const missing = RNB_COLUMNS.filter((c) => !(c in row.record));
+      if (missing.length > 0) throw new Error(`not the RNB export: missing column(s) ${missing.join(', ')}; found ${Object.keys(row.record).join(', ')}`);
+      first = false;
+    }
+    total++;
+    const r = row.record;
+    const fail = (why: string) => rejected.push({ line: row.line, why, raw: r, department: null });
+    if (row.error) { fail(row.error); continue; }
+    const rnb = (r.rnb_id ?? '').trim().replaceAll('-', '');
+    if (!/^[0-9A-Z]{12}$/.test(rnb)) { fail(`rnb_id ${JSON.stringify(r.rnb_id)} is not a 12-character RNB id`); continue; }
+    if (!STANDING.has((r.status ?? '').trim())) { if ((r.status ?? '').trim() === 'demolished') { skipped++; continue; } fail(`status ${JSON.stringify(r.status)} is not an RNB status`); continue; }
+    const geometry = polygonOfWkt(r.shape ?? '');
+    if (!geometry) { fail('shape is not a WKT POLYGON or MULTIPOLYGON (a building known by its point only has no footprint)'); continue; }
+    let addresses: string[];
+    try {
+      const list = JSON.parse(text(r.addresses) ?? '[]') as { id?: unknown; source?: unknown }[];
+      addresses = list.filter((a) => a.source === 'ban' && typeof a.id === 'string').map((a) => a.id as string);
+    } catch { fail('addresses is not a JSON list'); continue; }
+    const g = bdnb.get(rnb) ?? null;
+    const department = g?.department ?? (addresses[0] ? (addresses[0].startsWith('97') ? addresses[0].slice(0, 3) : addresses[0].slice(0, 2)) : null);
+    if (!department) { fail('no department: neither a BDNB group nor a BAN address names one'); continue; }
+    rows.push({ line: row.line, rnb, geometry, addresses, department, g });
+  }
+  if (total === 0) throw new Error(`no building in ${o.rnb.path}`);
+  const departments = [...new Set(rows.map((r) => r.department))].sort();
+  if (departments.length === 0) throw new Error(`no building of ${o.rnb.path} could be read: ${rejected[0]?.why}`);
+
+  const stage = await Stage.open(ctx.dataDir, 'fr.buildings');
+  const writers: { department: string; areas: AreasWriter; links: TableWriter; rejects: Rejects }[] = [];
+  try {
+    const c = stage.connection;
+    await c.run('CREATE TABLE req (ref VARCHAR, key VARCHAR)');
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500).flatMap((r) => [[r.rnb, `rnb:${r.rnb}`], ...(r.g ? [[r.rnb, `bdnb:${r.g.id}`]] : [])]);
+      await c.run(`INSERT INTO req VALUES ${chunk.map(([a, b]) => `(${quotedString(a!)}, ${quotedString(b!)})`).join(', ')}`);
+    }
+    await assignIds(c, ctx, { country: 'fr', kind: 'bld', source: rnbSource.id, job: 'fr.buildings', request: 'req', out: 'ids' });
+    const ids = new Map((await c.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref as string, x.id as string]));
+    for (const department of departments) {
+      const partition = `rnb-${department}`;
+      const rejects = new Rejects(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, ctx.maxRejectShare);
+      await rejects.init();
+      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id);
+      const links = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: BUILDING_LINKS_TABLE, partition, columns: BUILDING_LINK_COLUMNS, orderBy: 'key' });
+      writers.push({ department, areas, links, rejects });
+    }
+    const at = (d: string) => writers.find((w) => w.department === d)!;
+    for (const x of rejected) at(x.department ?? departments[0]!).rejects.add(x.line, x.why, x.raw);
+    const doc = { type: 'building_record' as const, date };
+    const sourced = (v: number | null, source: string) => (v === null ? [] : [{ value: v, document: doc, source }]);
+    const firstRnb = new Map<string, string>();
+    for (const r of rows) {
+      const id = ids.get(r.rnb)!;
+      // Two RNB rows a source shows to be one building (the registry gave them one id): the first is served.
+      if (firstRnb.has(id)) { at(r.department).rejects.add(r.line, `same building as RNB ${firstRnb.get(id)} (one id of ours: the sources name them together)`, { rnb_id: r.rnb }); continue; }
+      firstRnb.set(id, r.rnb);
+      const g = r.g;
+      const parcels = g?.parcel ? [g.parcel] : [];
+      const attributes: BuildingAttributes = {
+        rnb_id: r.rnb, bdnb_id: g?.id ?? null, department: r.department, type: g?.use ? TYPES[g.use] ?? 'other' : null, address_ids: r.addresses, parcels,
+        footprint_m2: Math.round(area(r.geometry)),
+        construction_year: sourced(g?.year ?? null, `${bdnbSource.id}:ffo`), levels: sourced(g?.levels ?? null, `${bdnbSource.id}:ffo`),
+        dwellings: sourced(g?.dwellings ?? null, `${bdnbSource.id}:ffo`), height_m: sourced(g?.height ?? null, `${bdnbSource.id}:bdtopo`),
+        materials: { walls: g?.walls ? WALLS[g.walls] ?? 'other' : null, roof: g?.roof ? ROOFS[g.roof] ?? 'other' : null },
+      };
+      const w = at(r.department);
+      const why = w.areas.add({ id, layer: 'building', geometry: r.geometry, attributes });
+      if (why) { w.rejects.add(r.line, why, { rnb_id: r.rnb }); continue; }
+      w.links.append([id, 'rnb', r.rnb]);
+      if (g) w.links.append([id, 'bdnb', g.id]);
+      for (const a of r.addresses) w.links.append([id, 'address', a]);
+      for (const p of parcels) w.links.append([id, 'parcel', p]);
+    }
+    const prepared: { department: string; rejects: Rejects; tables: { table: string; prepared: PreparedTable }[] }[] = [];
+    for (const w of writers) {
+      w.rejects.check(rows.filter((r) => r.department === w.department).length + w.rejects.count);
+      await w.rejects.close();
+      prepared.push({ department: w.department, rejects: w.rejects, tables: [...await w.areas.prepare(), { table: BUILDING_LINKS_TABLE, prepared: await w.links.prepare() }] });
+    }
+    const out: PartitionSummary[] = [];
+    // The BDNB export is the partition's second input: the manifest lists it beside the RNB's.
+    const bdnbEntry = o.bdnb ? [{ id: bdnbSource.id, input: basename(o.bdnb.path), input_sha256: o.bdnb.sha256 ?? await fileSha256(o.bdnb.path), published_at: o.bdnb.publishedAt ?? null, downloaded_from: o.bdnb.downloadedFrom ?? null }] : [];
+    for (const p of prepared) out.push(...await publish(ctx, 'fr', 'fr.buildings', rnbSource, o.rnb, `rnb-${p.department}`, p.tables, p.rejects, { kept: bdnbEntry }));
+    ctx.log(`fr.buildings: ${rows.length} buildings, ${skipped} demolished skipped, ${bdnb.size} BDNB groups read`);
+    return out;
+  } catch (e) {
+    for (const w of writers) { await w.rejects.close(); await w.areas.abort(); await w.links.abort(); }
+    throw e;
+  } finally {
+    await stage.close();
+  }
+}

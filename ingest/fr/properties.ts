@@ -1,0 +1,89 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
+import { propertiesSource } from '../../datasets/fr/properties/source.ts';
+import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from '../../schemas/tables/properties.ts';
+import { assignIds } from '../core/id-registry.ts';
+import { publish, type JobContext, type PartitionSummary } from '../core/job.ts';
+import { Rejects } from '../core/rejects.ts';
+import { Stage } from '../core/stage.ts';
+
+export const PROPERTIES_TABLE = 'properties';
+export const PROPERTY_EVENTS_TABLE = 'property_events';
+/** A diagnosis whose surface is within this share of a sale's, in the same building, is probably of that property. */
+export const SURFACE_TOLERANCE = 0.03;
+
+const glob = (dataDir: string, table: string) => join(dataDir, 'fr', table, '*.parquet');
+const has = (dataDir: string, table: string) => existsSync(join(dataDir, 'fr', table)) && readdirSync(join(dataDir, 'fr', table)).some((f) => f.endsWith('.parquet'));
+
+
+/**
+ * The properties of France and the events of their lives, from the tables already ingested:
+ * a flat is the lots of a one-dwelling deed on its parcel, a house the parcels of a one-house deed
+ * (sale events attached `sure`: lot_in_deed, parcel_in_deed); a dwelling-level diagnosis is
+ * attached `probable` (surface_matches_lot) to the property of its building whose sold surface is
+ * within 3 % of its own, else it names its own property by its tax invariant, RPLS number or its
+ * number (`sure`: dwelling_in_diagnosis). Ids from the registry (prp for properties, evt for sales);
+ * one partition per department. Reads fr/sales, fr/diagnoses, fr/building_links; deeds of several
+ * dwellings are not split into properties (their lots are not told apart in fr/sales).
+ */
+export async function buildProperties(ctx: JobContext): Promise<PartitionSummary[]> {
+  if (!has(ctx.dataDir, 'sales') && !has(ctx.dataDir, 'diagnoses')) throw new Error('neither fr/sales nor fr/diagnoses is ingested: run fr.dvf or fr.dpe first');
+  const stage = await Stage.open(ctx.dataDir, 'fr.properties');
+  try {
+    const c = stage.connection;
+    const src = (t: string, cols: string) => (has(ctx.dataDir, t) ? `SELECT ${cols} FROM read_parquet(${quotedString(glob(ctx.dataDir, t))}, union_by_name = true)` : `SELECT ${cols} FROM (SELECT 1) WHERE false`);
+    await c.run(`CREATE TABLE links AS ${has(ctx.dataDir, 'building_links') ? `SELECT * FROM read_parquet(${quotedString(glob(ctx.dataDir, 'building_links'))})` : `SELECT NULL::VARCHAR AS building_id, NULL::VARCHAR AS kind, NULL::VARCHAR AS key WHERE false`}`);
+    // One building per parcel or address, or none (never the wrong one).
+    await c.run(`CREATE TABLE one_building AS SELECT kind, key, any_value(building_id) AS building_id FROM links WHERE kind IN ('parcel', 'address') GROUP BY kind, key HAVING count(DISTINCT building_id) = 1`);
+    await c.run(`CREATE TABLE s AS SELECT *, CASE WHEN property_type = 'apartment' THEN 'dvf-lots:' || parcel || ':' || lot ELSE 'dvf-parcels:' || lot_parcels END AS pkey FROM (
+      SELECT id, date, property_type, surface, rooms, department_code, string_split(parcels, '|')[1] AS parcel,
+        array_to_string(list_sort(string_split(lots, '|')), '|') AS lot, array_to_string(list_sort(string_split(parcels, '|')), '|') AS lot_parcels
+      FROM (${src('sales', 'id, date, property_type, surface, rooms, department_code, parcels, lots, dwellings')})
+      WHERE dwellings = 1 AND (property_type = 'house' OR (property_type = 'apartment' AND lots IS NOT NULL)))`);
+    await c.run(`CREATE TABLE sp AS SELECT s.*, b.building_id FROM s LEFT JOIN one_building b ON b.kind = 'parcel' AND b.key = s.parcel`);
+    await c.run(`CREATE TABLE d AS SELECT x.*, b.building_id FROM (${src('diagnoses', 'number, event_id, date, dwelling_type, surface, floor, tax_invariant, rpls, ban_id, department_code, superseded, level')}) x
+      LEFT JOIN one_building b ON b.kind = 'address' AND b.key = x.ban_id WHERE NOT x.superseded AND x.level = 'dwelling'`);
+    // Probable attachment: the sale property of the same building and type with the nearest surface within the tolerance.
+    await c.run(`CREATE TABLE dm AS SELECT d.number, arg_min(sp.pkey, abs(d.surface - sp.surface)) AS pkey FROM d JOIN sp ON sp.building_id = d.building_id
+      AND sp.property_type = CASE d.dwelling_type WHEN 'house' THEN 'house' ELSE 'apartment' END
+      AND sp.surface > 0 AND abs(d.surface - sp.surface) <= ${SURFACE_TOLERANCE} * sp.surface GROUP BY d.number`);
+    await c.run(`CREATE TABLE req AS
+      SELECT pkey AS ref, pkey AS key FROM sp
+      UNION ALL SELECT 'dpe:' || number, 'inv:' || tax_invariant FROM d WHERE number NOT IN (SELECT number FROM dm) AND tax_invariant IS NOT NULL
+      UNION ALL SELECT 'dpe:' || number, 'rpls:' || rpls FROM d WHERE number NOT IN (SELECT number FROM dm) AND rpls IS NOT NULL
+      UNION ALL SELECT 'dpe:' || number, 'dpe-dwelling:' || number FROM d WHERE number NOT IN (SELECT number FROM dm) AND tax_invariant IS NULL AND rpls IS NULL`);
+    await assignIds(c, ctx, { country: 'fr', kind: 'prp', source: propertiesSource.id, job: propertiesSource.id, request: 'req', out: 'pid' });
+    await c.run(`CREATE TABLE sreq AS SELECT id AS ref, 'dvf:' || id AS key FROM sp`);
+    await assignIds(c, ctx, { country: 'fr', kind: 'evt', source: propertiesSource.id, job: propertiesSource.id, request: 'sreq', out: 'eid' });
+    await c.run(`CREATE TABLE ev AS
+      SELECT p.id AS property_id, e.id AS event_id, 'sale' AS type, sp.date, 'sure' AS level, CASE sp.property_type WHEN 'apartment' THEN 'lot_in_deed' ELSE 'parcel_in_deed' END AS reason, sp.id AS ref, sp.department_code
+      FROM sp JOIN pid p ON p.ref = sp.pkey JOIN eid e ON e.ref = sp.id
+      UNION ALL SELECT p.id, d.event_id, 'energy_diagnosis', d.date, 'probable', 'surface_matches_lot', d.number, d.department_code FROM d JOIN dm USING (number) JOIN pid p ON p.ref = dm.pkey
+      UNION ALL SELECT p.id, d.event_id, 'energy_diagnosis', d.date, 'sure', 'dwelling_in_diagnosis', d.number, d.department_code FROM d JOIN pid p ON p.ref = 'dpe:' || d.number`);
+    await c.run(`CREATE TABLE props AS SELECT p.id,
+        coalesce(any_value(sp.building_id), any_value(d.building_id)) AS building_id,
+        coalesce(any_value(sp.property_type), CASE any_value(d.dwelling_type) WHEN 'house' THEN 'house' ELSE 'apartment' END) AS type,
+        arg_max(sp.lot, sp.date) FILTER (WHERE sp.property_type = 'apartment') AS lot, coalesce(arg_max(sp.parcel, sp.date), NULL) AS parcel,
+        arg_max(d.floor, d.date) AS floor, coalesce(arg_max(d.surface, d.date), arg_max(sp.surface, sp.date)) AS living_area_m2, arg_max(sp.rooms, sp.date) AS rooms,
+        max(ev.date) AS last_event_on, any_value(ev.department_code) AS department_code
+      FROM (SELECT DISTINCT id FROM pid) p JOIN ev ON ev.property_id = p.id
+      LEFT JOIN sp ON ev.type = 'sale' AND sp.id = ev.ref LEFT JOIN d ON ev.type = 'energy_diagnosis' AND d.number = ev.ref
+      GROUP BY p.id`);
+    const departments = (await c.runAndReadAll('SELECT DISTINCT department_code AS d FROM props ORDER BY d')).getRowObjectsJS().map((r) => r.d as string);
+    const out: PartitionSummary[] = [];
+    const prepared = [];
+    for (const dep of departments) {
+      const rejects = new Rejects(ctx.dataDir, 'fr', PROPERTIES_TABLE, dep, ctx.maxRejectShare);
+      const where = `WHERE department_code = ${quotedString(dep)}`;
+      prepared.push({ dep, rejects, tables: [
+        { table: PROPERTIES_TABLE, prepared: await stage.prepareParquet(`SELECT ${Object.keys(PROPERTY_COLUMNS).join(', ')} FROM props ${where}`, { dataDir: ctx.dataDir, country: 'fr', table: PROPERTIES_TABLE, partition: dep, orderBy: 'id' }) },
+        { table: PROPERTY_EVENTS_TABLE, prepared: await stage.prepareParquet(`SELECT ${Object.keys(PROPERTY_EVENT_COLUMNS).join(', ')} FROM ev ${where}`, { dataDir: ctx.dataDir, country: 'fr', table: PROPERTY_EVENTS_TABLE, partition: dep, orderBy: 'property_id' }) },
+      ] });
+    }
+    for (const p of prepared) out.push(...await publish(ctx, 'fr', propertiesSource.id, propertiesSource, { path: glob(ctx.dataDir, 'sales'), sha256: 'derived' }, p.dep, p.tables, p.rejects));
+    return out;
+  } finally {
+    await stage.close();
+  }
+}

@@ -1,0 +1,172 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestBuildings } from '../../../../../ingest/fr/buildings.ts';
+import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { BuildingResponse } from '../../../../../api/location/domains/building/routes.ts';
+import { ErrorBody } from '../../../../../schemas/error.ts';
+import { duckRows } from '../../../../helpers/duckdb.ts';
+import { silentContext } from '../../../../helpers/fixture-data.ts';
+import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+
+const BAN = join(REPO_ROOT, 'datasets/fr/ban/adresses-75.csv');
+let dataDir: string;
+let t: TestApp;
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
+const ids = async () => duckRows<{ key: string; id: string }>(`SELECT key, id FROM read_parquet('${dataDir}/fr/id_registry/*.parquet') ORDER BY key`);
+
+beforeAll(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-building-')), 'data');
+  await runSamples(silentContext(dataDir));
+  t = await buildTestApp(dataDir);
+}, 300_000); // every sample job runs first: minutes on a loaded machine
+afterAll(async () => { await t?.close(); });
+
+describe('GET /api/v1/fr/building and /buildings/{id}', () => {
+  it('serves the building at an address: RNB footprint, BDNB values as Features, diagnoses at its address, sales on its parcel', async () => {
+    const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM '${dataDir}/fr/building_links/rnb-75.parquet' WHERE kind = 'parcel'`);
+    const sold = await duckRows<{ parcels: string }>(`SELECT parcels FROM read_parquet('${dataDir}/fr/sales/*.parquet')`);
+    const diagnosed = await duckRows<{ ban_id: string }>(`SELECT ban_id FROM '${dataDir}/fr/diagnoses/dpe_v2_existing-75.parquet' WHERE level = 'dwelling'`);
+    const ban = (await readFile(BAN, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';'));
+    // An address whose parcel is sold and whose address carries a diagnosis.
+    const c = ban.find((r) => r[22] && links.some((l) => l.key === r[22]) && sold.some((s) => s.parcels.split('|').includes(r[22]!)) && diagnosed.some((d) => d.ban_id === r[0]))!;
+    expect(c).toBeTruthy();
+    const res = await get(`/api/v1/fr/building?lat=${c[13]}&lng=${c[12]}`);
+    expect(res.statusCode).toBe(200);
+    const body = BuildingResponse.parse(res.json());
+    const b = body.data.building as Extract<typeof body.data.building, { id: string }>;
+    expect(b.id).toBe(links.find((l) => l.key === c[22])!.building_id);
+    expect(b.status).toBe('partial');
+    expect(b.construction_year?.document.type).toBe('building_record');
+    expect(b.energy_diagnoses.length).toBeGreaterThan(0);
+    expect(b.sales.length).toBeGreaterThan(0);
+    expect(b.sales_attachment).toBe('parcel');
+    expect(body.meta.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^copro: not ingested yet/));
+    // The location names it, and the by-id route serves the same building.
+    const loc = await get(`/api/v1/fr/location?lat=${c[13]}&lng=${c[12]}`);
+    expect(loc.json().data.location.building_id).toBe(b.id);
+    const byId = await get(`/api/v1/fr/buildings/${b.id}`);
+    expect(byId.statusCode).toBe(200);
+    expect(byId.json().data.building).toEqual(b);
+  });
+
+  it('answers insufficient_precision at street precision, never the wrong building', async () => {
+    const res = await get('/api/v1/fr/building?address=Rue+de+la+Roquette+75011+Paris');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.building).toEqual({ status: 'insufficient_precision', missing: { building: 'insufficient_precision' } });
+  });
+
+  it('answers 400 for a malformed id and 404 building_not_found for an unknown one', async () => {
+    const bad = await get('/api/v1/fr/buildings/bld_12');
+    expect(bad.statusCode).toBe(400);
+    expect(ErrorBody.parse(bad.json()).error).toMatchObject({ code: 'invalid_parameter', details: { parameter: 'building_id' } });
+    const unknown = await get(`/api/v1/fr/buildings/bld_${'0'.repeat(20)}`);
+    expect(unknown.statusCode).toBe(404);
+    expect(ErrorBody.parse(unknown.json()).error.code).toBe('building_not_found');
+  });
+
+  it('re-ingesting every source changes no id', async () => {
+    const before = await ids();
+    expect(before.length).toBeGreaterThan(300);
+    await runSamples(silentContext(dataDir));
+    expect(await ids()).toEqual(before);
+  });
+
+  it('answers 301 toward the kept id when a new BDNB version shows two RNB buildings to be one', async () => {
+    const rnbRows = (await readFile(join(REPO_ROOT, 'datasets/fr/buildings/RNB_33.csv'), 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';')[0]!);
+    const bdnbFile = join(REPO_ROOT, 'datasets/fr/buildings/bdnb_batiment_groupe_compile_33.csv');
+    const lines = (await readFile(bdnbFile, 'utf8')).trim().split('\n');
+    const withGroup = new Set(lines.slice(1).map((l) => l.split(',')[3]!));
+    const lone = rnbRows.find((r) => !withGroup.has(r))!;
+    // The first group now names the lone RNB building too: its group and that building are one.
+    const [head, first, ...rest] = lines;
+    const cols = first!.split(',');
+    const twin = [...cols];
+    twin[3] = lone;
+    const dir = await mkdtemp(join(tmpdir(), 'lds-bdnb-v2-'));
+    await writeFile(join(dir, 'bdnb.csv'), `${[head, first, twin.join(','), ...rest].join('\n')}\n`);
+    const idOf = async (rnb: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${dataDir}/fr/id_registry/bld.parquet' WHERE key = 'rnb:${rnb}'`))[0]!.id;
+    const [kept, abandoned] = [await idOf(cols[3]!), await idOf(lone)];
+    await ingestBuildings({ ...silentContext(dataDir), maxRejectShare: 0.05 }, { rnb: { path: join(REPO_ROOT, 'datasets/fr/buildings/RNB_33.csv') }, bdnb: { path: join(dir, 'bdnb.csv') } });
+    const merged = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${dataDir}/fr/id_merges/bld.parquet'`);
+    expect(merged).toEqual([{ from_id: abandoned, to_id: kept }]);
+    await t.warehouse.refresh();
+    const res = await get(`/api/v1/fr/buildings/${abandoned}`);
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe(`/api/v1/fr/buildings/${kept}`);
+    expect((await get(`/api/v1/fr/buildings/${kept}`)).statusCode).toBe(200);
+  });
+});
+
+describe('the property domain: /report property, /properties/{id}', () => {
+  it('serves the default property of an address with its events, last sale, value today and story; the by-id route the same', async () => {
+    const events = await duckRows<{ property_id: string; n: number }>(`SELECT property_id, count(*)::INTEGER AS n FROM read_parquet('${dataDir}/fr/property_events/*.parquet') WHERE type = 'sale' GROUP BY property_id ORDER BY n DESC, property_id`);
+    const props = await duckRows<{ id: string; building_id: string }>(`SELECT id, building_id FROM read_parquet('${dataDir}/fr/properties/*.parquet') WHERE building_id IS NOT NULL`);
+    const p = props.find((x) => events.some((e) => e.property_id === x.id))!;
+    const res = await get(`/api/v1/fr/properties/${p.id}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json().data.property;
+    expect(body).toMatchObject({ status: 'ok', id: p.id, building_id: p.building_id });
+    expect(body.events.length).toBeGreaterThan(0);
+    for (const e of body.events) expect(e.attachment.label.length).toBeGreaterThan(10);
+    expect(body.story).toMatch(/vendu/);
+    expect(body.last_sale).not.toBeNull();
+    if (body.value_today) expect(body.value_today).toMatchObject({ unit: 'EUR', method: 'indexed_last_sale' });
+    else expect(['insufficient_sample', 'not_found']).toContain(body.missing.value_today);
+    const en = await get(`/api/v1/fr/properties/${p.id}?locale=en`);
+    expect(en.json().data.property.story).toMatch(/sold/);
+    // The report chooses it by property_id.
+    const b = await duckRows<{ lng: number; lat: number }>(`SELECT (min_lng + max_lng) / 2 AS lng, (min_lat + max_lat) / 2 AS lat FROM read_parquet('${dataDir}/fr/buildings/*.parquet') WHERE id = '${p.building_id}'`);
+    const report = await get(`/api/v1/fr/report?lat=${b[0]!.lat}&lng=${b[0]!.lng}&include=property&property_id=${p.id}`);
+    expect(report.statusCode).toBe(200);
+    expect(report.json().data.property).toEqual(body);
+    expect(report.json().data.location.property_ids).toContain(p.id);
+  });
+
+  it('answers 400 malformed, 404 property_not_found, and 301 when a new DPE version shows two properties to be one', async () => {
+    expect((await get('/api/v1/fr/properties/prp_x')).statusCode).toBe(400);
+    const unknown = await get(`/api/v1/fr/properties/prp_${'0'.repeat(20)}`);
+    expect(unknown.statusCode).toBe(404);
+    expect(ErrorBody.parse(unknown.json()).error.code).toBe('property_not_found');
+    const r404 = await get(`/api/v1/fr/report?lat=48.86305&lng=2.36196&include=property&property_id=prp_${'0'.repeat(20)}`);
+    expect(r404.statusCode).toBe(404);
+
+    const sample = await readFile(join(REPO_ROOT, 'datasets/fr/dpe/dpe-v2-logements-existants-sample.csv'), 'utf8');
+    const [header, ...lines] = sample.replace(/^\uFEFF/, '').trim().split('\n');
+    const cols = header!.split(',').map((h) => h.replace(/^"|"$/g, ''));
+    const cells = (l: string) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '')).slice(0, cols.length);
+    const template = cells(lines.at(-1)!);
+    const row = (number: string, inv: string, rpls: string) => {
+      const c = [...template];
+      c[cols.indexOf('N°DPE')] = `"${number}"`; c[cols.indexOf('Invariant_fiscal_logement')] = inv ? `"${inv}"` : ''; c[cols.indexOf('N°_RPLS_logement')] = rpls ? `"${rpls}"` : '';
+      c[cols.indexOf('Identifiant__BAN')] = ''; c[cols.indexOf('N°_DPE_remplacé')] = '';
+      return c.join(',');
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'lds-dpe-merge-'));
+    const v1 = [row('2475E9000001A', '', 'R-777'), row('2475E9000002B', 'I-888', '')];
+    await writeFile(join(dir, 'v1.csv'), `\uFEFF${header}\n${v1.join('\n')}\n`);
+    const { ingestDpe } = await import('../../../../../ingest/fr/dpe.ts');
+    const { buildProperties } = await import('../../../../../ingest/fr/properties.ts');
+    await ingestDpe(silentContext(dataDir), { path: join(dir, 'v1.csv') });
+    await buildProperties(silentContext(dataDir));
+    const idOf = async (key: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${dataDir}/fr/id_registry/prp.parquet' WHERE key = '${key}'`))[0]!.id;
+    const [a, bId] = [await idOf('rpls:R-777'), await idOf('inv:I-888')];
+    expect(a).not.toBe(bId);
+    await writeFile(join(dir, 'v2.csv'), `\uFEFF${header}\n${[...v1, row('2575E9000003C', 'I-888', 'R-777')].join('\n')}\n`);
+    await ingestDpe(silentContext(dataDir), { path: join(dir, 'v2.csv') });
+    await buildProperties(silentContext(dataDir));
+    await t.warehouse.refresh();
+    const merges = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${dataDir}/fr/id_merges/prp.parquet'`);
+    expect(merges).toHaveLength(1);
+    const { from_id, to_id } = merges[0]!;
+    expect([from_id, to_id].sort()).toEqual([a, bId].sort());
+    const moved = await get(`/api/v1/fr/properties/${from_id}`);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`/api/v1/fr/properties/${to_id}`);
+    const kept = await get(`/api/v1/fr/properties/${to_id}`);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().data.property.events.map((e: { energy_diagnosis: { number: string } }) => e.energy_diagnosis.number).sort()).toEqual(['2475E9000001A', '2475E9000002B', '2575E9000003C']);
+  });
+});

@@ -1,0 +1,65 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { assignIds } from '../../../ingest/core/id-registry.ts';
+import { Stage } from '../../../ingest/core/stage.ts';
+import { readManifest } from '../../../ingest/core/manifest.ts';
+import { idPattern } from '../../../schemas/tables/id-registry.ts';
+import { duckRows } from '../../helpers/duckdb.ts';
+import { silentContext } from '../../helpers/fixture-data.ts';
+
+/** Runs the registry on rows (ref, keys...) and answers ref -> id. */
+async function assign(dataDir: string, rows: [string, ...string[]][], kind: 'bld' | 'prp' = 'prp') {
+  const stage = await Stage.open(dataDir, 'ids-test');
+  try {
+    await stage.connection.run('CREATE TABLE req (ref VARCHAR, key VARCHAR)');
+    const values = rows.flatMap(([ref, ...keys]) => keys.map((k) => `(${quotedString(ref)}, ${quotedString(k)})`));
+    await stage.connection.run(`INSERT INTO req VALUES ${values.join(', ')}`);
+    const r = await assignIds(stage.connection, silentContext(dataDir), { country: 'fr', kind, source: 'test', job: 'test', request: 'req', out: 'ids' });
+    const ids = Object.fromEntries((await stage.connection.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref, x.id])) as Record<string, string>;
+    return { ...r, ids };
+  } finally { await stage.close(); }
+}
+
+describe('id registry', () => {
+  it('gives each thing an opaque id, rows sharing a key one id, and the same ids on a re-run and on a fresh registry', async () => {
+    const rows: [string, ...string[]][] = [['a', 'dpe:1'], ['b', 'dpe:2', 'rpls:9'], ['c', 'rpls:9'], ['d', 'inv:5', 'dpe:4'], ['e', 'dpe:4', 'dpe:3']];
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ids-')), 'data');
+    const first = await assign(dataDir, rows);
+    expect(first).toMatchObject({ keys: 6, newKeys: 6, newIds: 3, merges: [] });
+    for (const id of Object.values(first.ids)) expect(id).toMatch(idPattern('prp'));
+    expect(first.ids.b).toBe(first.ids.c);
+    expect(first.ids.d).toBe(first.ids.e);
+    expect(new Set(Object.values(first.ids)).size).toBe(3);
+
+    const again = await assign(dataDir, rows);
+    expect(again).toMatchObject({ newKeys: 0, newIds: 0, merges: [] });
+    expect(again.ids).toEqual(first.ids);
+    const fresh = await assign(join(await mkdtemp(join(tmpdir(), 'lds-ids-fresh-')), 'data'), rows);
+    expect(fresh.ids).toEqual(first.ids);
+    // A new key of a known thing joins its id; the registry says which keys name it.
+    const more = await assign(dataDir, [['x', 'rpls:9', 'inv:77']]);
+    expect(more).toMatchObject({ newKeys: 1, newIds: 0 });
+    expect(more.ids.x).toBe(first.ids.b);
+    const reg = await duckRows<{ key: string; id: string }>(`SELECT key, id FROM '${dataDir}/fr/id_registry/prp.parquet' ORDER BY key`);
+    expect(reg.filter((r) => r.id === first.ids.b).map((r) => r.key)).toEqual(['dpe:2', 'inv:77', 'rpls:9']);
+    const manifest = await readManifest(dataDir, 'fr');
+    expect(manifest.partitions.find((p) => p.table === 'id_registry')).toMatchObject({ partition: 'prp', rows: 7 });
+  });
+
+  it('merges two ids a source shows to be one: the earlier kept, the other recorded', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ids-merge-')), 'data');
+    const one = await assign(dataDir, [['lot', 'dvf-lots:75111000AQ0029:81']]);
+    const two = await assign(dataDir, [['dwelling', 'inv:123']]);
+    expect(one.ids.lot).not.toBe(two.ids.dwelling);
+    const joined = await assign(dataDir, [['dpe', 'inv:123', 'dvf-lots:75111000AQ0029:81']]);
+    expect(joined.ids.dpe).toBe(one.ids.lot);
+    expect(joined.merges).toEqual([{ from_id: two.ids.dwelling, to_id: one.ids.lot, reason: 'inv:123 and dvf-lots:75111000AQ0029:81 name one thing' }]);
+    expect(await duckRows(`SELECT from_id, to_id, merged_on FROM '${dataDir}/fr/id_merges/prp.parquet'`)).toEqual([{ from_id: two.ids.dwelling, to_id: one.ids.lot, merged_on: '2026-11-20' }]);
+    // Later rows naming only the abandoned key get the kept id; nothing merges twice.
+    const later = await assign(dataDir, [['x', 'inv:123']]);
+    expect(later).toMatchObject({ ids: { x: one.ids.lot }, merges: [], newKeys: 0 });
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ingestBuildings, polygonOfWkt } from '../../../ingest/fr/buildings.ts';
+import { REPO_ROOT } from '../../../ingest/jobs.ts';
+import { BuildingAttributes } from '../../../schemas/tables/buildings.ts';
+import { idPattern } from '../../../schemas/tables/id-registry.ts';
+import { duckRows } from '../../helpers/duckdb.ts';
+import { silentContext } from '../../helpers/fixture-data.ts';
+
+const DIR = join(REPO_ROOT, 'datasets/fr/buildings');
+const rnb = (dep: string) => ({ path: join(DIR, `RNB_${dep}.csv`) });
+const bdnb = (dep: string) => ({ path: join(DIR, `bdnb_batiment_groupe_compile_${dep}.csv`) });
+
+describe('fr.buildings', () => {
+  it('reads WKT footprints', () => {
+    expect(polygonOfWkt('POLYGON ((0 0, 1 0, 1 1, 0 0))')).toEqual({ type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] });
+    expect(polygonOfWkt('SRID=4326;MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)), ((2 2, 3 2, 3 3, 2 2)))')?.type).toBe('MultiPolygon');
+    expect(polygonOfWkt('POINT (2 48)')).toBeNull();
+  });
+
+  it('joins the RNB and the BDNB by RNB id: ids of ours, every source value kept, links to addresses and parcels; demolished skipped', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-buildings-')), 'data');
+    const out = await ingestBuildings(silentContext(dataDir), { rnb: rnb('75'), bdnb: bdnb('75') });
+    expect(out.map((s) => [s.table, s.partition, s.rejects])).toEqual([['buildings', 'rnb-75', 0], ['buildings_cells', 'rnb-75', 0], ['building_links', 'rnb-75', 0]]);
+    const published = (await readFile(rnb('75').path, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';'));
+    const standing = published.filter((c) => c[3] !== 'demolished');
+    const rows = await duckRows<{ id: string; attributes: string }>(`SELECT id, attributes FROM '${dataDir}/fr/buildings/rnb-75.parquet'`);
+    expect(rows).toHaveLength(standing.length);
+    expect(standing.length).toBeLessThan(published.length);
+    const groups = new Map((await readFile(bdnb('75').path, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(',')).map((c) => [c[3]!, c]));
+    for (const r of rows) {
+      expect(r.id).toMatch(idPattern('bld'));
+      const a = BuildingAttributes.parse(JSON.parse(r.attributes));
+      const g = groups.get(a.rnb_id);
+      expect(a.bdnb_id).toBe(g?.[0] ?? null);
+      expect(a.construction_year.map((v) => v.value)).toEqual(g ? [Number(g[6])] : []);
+      expect(a.height_m.map((v) => v.source)).toEqual(g && g[12] ? ['fr.bdnb:bdtopo'] : []);
+      expect(a.type).toBe(g ? 'apartment_building' : null);
+    }
+    const links = await duckRows<{ kind: string; n: number }>(`SELECT kind, count(*)::INTEGER AS n FROM '${dataDir}/fr/building_links/rnb-75.parquet' GROUP BY kind ORDER BY kind`);
+    expect(links).toEqual([{ kind: 'address', n: standing.length }, { kind: 'bdnb', n: rows.filter((r) => JSON.parse(r.attributes).bdnb_id).length }, { kind: 'parcel', n: rows.filter((r) => JSON.parse(r.attributes).bdnb_id).length }, { kind: 'rnb', n: standing.length }]);
+
+    // Re-ingesting (the RNB alone, then with the BDNB) changes no id.
+    const before = await duckRows<{ id: string; rnb: string }>(`SELECT id, json_extract_string(attributes, '$.rnb_id') AS rnb FROM '${dataDir}/fr/buildings/rnb-75.parquet' ORDER BY rnb`);
+    await ingestBuildings(silentContext(dataDir), { rnb: rnb('75') });
+    await ingestBuildings(silentContext(dataDir), { rnb: rnb('75'), bdnb: bdnb('75') });
+    expect(await duckRows(`SELECT id, json_extract_string(attributes, '$.rnb_id') AS rnb FROM '${dataDir}/fr/buildings/rnb-75.parquet' ORDER BY rnb`)).toEqual(before);
+  });
+
+  it('refuses a row without footprint with its line, and a file lacking a column naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-buildings-bad-'));
+    const lines = (await readFile(rnb('33').path, 'utf8')).trim().split('\n');
+    const bad = [...lines.slice(0, 30)];
+    bad[2] = bad[2]!.replace(/;POLYGON \(\([^;]*\)\);/, ';POINT (-0.12 45.01);');
+    await writeFile(join(dir, 'RNB_33.csv'), `${bad.join('\n')}\n`);
+    const [s] = await ingestBuildings({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { rnb: { path: join(dir, 'RNB_33.csv') } });
+    expect(s!.rejects).toBe(1);
+    expect(await readFile(join(dir, 'data/fr/rejects/buildings.rnb-33.csv'), 'utf8')).toMatch(/^3;shape is not a WKT POLYGON/m);
+    await writeFile(join(dir, 'other.csv'), 'rnb_id;point;status\nX;Y;Z\n');
+    await expect(ingestBuildings(silentContext(join(dir, 'data2')), { rnb: { path: join(dir, 'other.csv') } })).rejects.toThrow(/missing column\(s\) shape, ext_ids, addresses/);
+  });
+});
