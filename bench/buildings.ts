@@ -8,6 +8,7 @@ import { buildingIdAt } from '../api/location/buildings.ts';
 import { buildingRecord, describeBuilding } from '../api/location/domains/building/fr.ts';
 import { fromWgs84 } from '../ingest/core/reproject.ts';
 import { rng } from './generate.ts';
+import { partitionPath } from '../schemas/tables/layout.ts';
 
 const P = 0.00018; // parcel side in degrees of latitude (about 20 m)
 const PER_COMMUNE = 10_000;
@@ -94,7 +95,7 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
   const rnb = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);
   const dpe = measured(`const { ingestDpe } = await import('./ingest/fr/dpe.ts'); await ingestDpe(${ctx}, { path: ${JSON.stringify(join(root, 'dpe.csv'))} });`);
   const reingest = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);
-  const registry = { bld_bytes: (await stat(join(dataDir, 'fr/id_registry/bld.parquet'))).size, evt_bytes: (await stat(join(dataDir, 'fr/id_registry/evt.parquet'))).size };
+  const registry = { bld_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'bld'))).size, evt_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'evt'))).size };
 
   const warehouse = await openWarehouse(dataDir, { tables: ['parcels', 'parcels_cells', 'buildings', 'buildings_cells', 'building_links', 'diagnoses', 'id_registry', 'id_merges'], memoryTables: {} });
   const times: number[] = [];

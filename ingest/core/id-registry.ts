@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
 import { TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import { ID_MERGE_COLUMNS, ID_REGISTRY_COLUMNS, type IdKind } from '../../schemas/tables/id-registry.ts';
+import { partitionFile } from '../../schemas/tables/layout.ts';
 import type { JobContext } from './job.ts';
 import { recordPartition } from './manifest.ts';
 import { fileSha256, partitionPath, pendingPath } from './table-writer.ts';
@@ -93,14 +94,14 @@ export async function assignIds(c: DuckDBConnection, ctx: JobContext, o: { count
 
 async function save(c: DuckDBConnection, ctx: JobContext, o: { country: Country; kind: IdKind; source: string; job: string }, table: string, file: string, select: string): Promise<void> {
   const tmp = pendingPath(file);
-  await mkdir(join(ctx.dataDir, o.country, table), { recursive: true });
+  await mkdir(dirname(file), { recursive: true });
   try {
     await c.run(`COPY (${select}) TO ${quotedString(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)`);
     const [{ n }] = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${quotedString(tmp)})`)).getRowObjectsJS() as { n: number }[];
     const sha256 = await fileSha256(tmp);
     await rename(tmp, file);
     await recordPartition(ctx.dataDir, o.country, {
-      table, partition: o.kind, file: join(table, `${o.kind}.parquet`), job: o.job, sources: [], rows: n, rejects: 0, rejects_file: null,
+      table, partition: o.kind, file: partitionFile(o.country, table, o.kind), job: o.job, sources: [], rows: n, rejects: 0, rejects_file: null,
       imported_at: ctx.now().toISOString(), schema_version: TABLE_SCHEMA_VERSION, sha256,
     }, ctx.now());
   } catch (e) {

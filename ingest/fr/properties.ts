@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { quotedString } from '@duckdb/node-api';
 import { propertiesSource } from '../../datasets/fr/properties/source.ts';
 import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from '../../schemas/tables/properties.ts';
+import { tableDir, tableGlob } from '../../schemas/tables/layout.ts';
 import { assignIds } from '../core/id-registry.ts';
 import { publish, type JobContext, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
@@ -13,8 +14,8 @@ export const PROPERTY_EVENTS_TABLE = 'property_events';
 /** A diagnosis whose surface is within this share of a sale's, in the same building, is probably of that property. */
 export const SURFACE_TOLERANCE = 0.03;
 
-const glob = (dataDir: string, table: string) => join(dataDir, 'fr', table, '*.parquet');
-const has = (dataDir: string, table: string) => existsSync(join(dataDir, 'fr', table)) && readdirSync(join(dataDir, 'fr', table)).some((f) => f.endsWith('.parquet'));
+const glob = (dataDir: string, table: string) => tableGlob(dataDir, 'fr', table);
+const has = (dataDir: string, table: string) => existsSync(tableDir(dataDir, 'fr', table)) && readdirSync(tableDir(dataDir, 'fr', table)).some((f) => f.endsWith('.parquet'));
 
 
 /**
@@ -37,8 +38,8 @@ export async function buildProperties(ctx: JobContext): Promise<PartitionSummary
     // One building per parcel or address, or none (never the wrong one).
     await c.run(`CREATE TABLE one_building AS SELECT kind, key, any_value(building_id) AS building_id FROM links WHERE kind IN ('parcel', 'address') GROUP BY kind, key HAVING count(DISTINCT building_id) = 1`);
     await c.run(`CREATE TABLE s AS SELECT *, CASE WHEN property_type = 'apartment' THEN 'dvf-lots:' || parcel || ':' || lot ELSE 'dvf-parcels:' || lot_parcels END AS pkey FROM (
-      SELECT id, date, property_type, surface, rooms, department_code, string_split(parcels, '|')[1] AS parcel,
-        array_to_string(list_sort(string_split(lots, '|')), '|') AS lot, array_to_string(list_sort(string_split(parcels, '|')), '|') AS lot_parcels
+      SELECT id, date, property_type, surface, rooms, department_code, parcels[1] AS parcel,
+        array_to_string(list_sort(lots), '|') AS lot, array_to_string(list_sort(parcels), '|') AS lot_parcels
       FROM (${src('sales', 'id, date, property_type, surface, rooms, department_code, parcels, lots, dwellings')})
       WHERE dwellings = 1 AND (property_type = 'house' OR (property_type = 'apartment' AND lots IS NOT NULL)))`);
     await c.run(`CREATE TABLE sp AS SELECT s.*, b.building_id FROM s LEFT JOIN one_building b ON b.kind = 'parcel' AND b.key = s.parcel`);

@@ -6,6 +6,10 @@ import { POINT_COLUMNS } from './points.ts';
 import { SALE_COLUMNS } from './sales.ts';
 import { ZONE_CELL_COLUMNS, ZONE_COLUMNS } from './zones.ts';
 import { ZONE_VALUE_COLUMNS } from './zone-values.ts';
+import { BUILDING_LINK_COLUMNS } from './buildings.ts';
+import { DIAGNOSIS_COLUMNS } from './diagnoses.ts';
+import { ID_MERGE_COLUMNS, ID_REGISTRY_COLUMNS } from './id-registry.ts';
+import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from './properties.ts';
 
 /**
  * The DuckDB column types of every table of TABLES, in file order: what the writers stage, what
@@ -23,4 +27,14 @@ export const TABLE_COLUMNS: Record<TableName, Readonly<Record<string, string>>> 
   hazard_areas: AREA_COLUMNS,
   hazard_areas_cells: AREA_CELL_COLUMNS,
   polluted_sites: POINT_COLUMNS,
+  parcels: AREA_COLUMNS,
+  parcels_cells: AREA_CELL_COLUMNS,
+  id_registry: ID_REGISTRY_COLUMNS,
+  id_merges: ID_MERGE_COLUMNS,
+  diagnoses: DIAGNOSIS_COLUMNS,
+  buildings: AREA_COLUMNS,
+  buildings_cells: AREA_CELL_COLUMNS,
+  building_links: BUILDING_LINK_COLUMNS,
+  properties: PROPERTY_COLUMNS,
+  property_events: PROPERTY_EVENT_COLUMNS,
 };

@@ -9,6 +9,7 @@ import { readManifest } from '../../../ingest/core/manifest.ts';
 import { idPattern } from '../../../schemas/tables/id-registry.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { partitionPath } from '../../../schemas/tables/layout.ts';
 
 /** Runs the registry on rows (ref, keys...) and answers ref -> id. */
 async function assign(dataDir: string, rows: [string, ...string[]][], kind: 'bld' | 'prp' = 'prp') {
@@ -43,7 +44,7 @@ describe('id registry', () => {
     const more = await assign(dataDir, [['x', 'rpls:9', 'inv:77']]);
     expect(more).toMatchObject({ newKeys: 1, newIds: 0 });
     expect(more.ids.x).toBe(first.ids.b);
-    const reg = await duckRows<{ key: string; id: string }>(`SELECT key, id FROM '${dataDir}/fr/id_registry/prp.parquet' ORDER BY key`);
+    const reg = await duckRows<{ key: string; id: string }>(`SELECT key, id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'prp')}' ORDER BY key`);
     expect(reg.filter((r) => r.id === first.ids.b).map((r) => r.key)).toEqual(['dpe:2', 'inv:77', 'rpls:9']);
     const manifest = await readManifest(dataDir, 'fr');
     expect(manifest.partitions.find((p) => p.table === 'id_registry')).toMatchObject({ partition: 'prp', rows: 7 });
@@ -57,7 +58,7 @@ describe('id registry', () => {
     const joined = await assign(dataDir, [['dpe', 'inv:123', 'dvf-lots:75111000AQ0029:81']]);
     expect(joined.ids.dpe).toBe(one.ids.lot);
     expect(joined.merges).toEqual([{ from_id: two.ids.dwelling, to_id: one.ids.lot, reason: 'inv:123 and dvf-lots:75111000AQ0029:81 name one thing' }]);
-    expect(await duckRows(`SELECT from_id, to_id, merged_on FROM '${dataDir}/fr/id_merges/prp.parquet'`)).toEqual([{ from_id: two.ids.dwelling, to_id: one.ids.lot, merged_on: '2026-11-20' }]);
+    expect(await duckRows(`SELECT from_id, to_id, merged_on FROM '${partitionPath(dataDir, 'fr', 'id_merges', 'prp')}'`)).toEqual([{ from_id: two.ids.dwelling, to_id: one.ids.lot, merged_on: '2026-11-20' }]);
     // Later rows naming only the abandoned key get the kept id; nothing merges twice.
     const later = await assign(dataDir, [['x', 'inv:123']]);
     expect(later).toMatchObject({ ids: { x: one.ids.lot }, merges: [], newKeys: 0 });

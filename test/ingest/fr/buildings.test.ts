@@ -8,6 +8,7 @@ import { BuildingAttributes } from '../../../schemas/tables/buildings.ts';
 import { idPattern } from '../../../schemas/tables/id-registry.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { partitionPath } from '../../../schemas/tables/layout.ts';
 
 const DIR = join(REPO_ROOT, 'datasets/fr/buildings');
 const rnb = (dep: string) => ({ path: join(DIR, `RNB_${dep}.csv`) });
@@ -26,7 +27,7 @@ describe('fr.buildings', () => {
     expect(out.map((s) => [s.table, s.partition, s.rejects])).toEqual([['buildings', 'rnb-75', 0], ['buildings_cells', 'rnb-75', 0], ['building_links', 'rnb-75', 0]]);
     const published = (await readFile(rnb('75').path, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';'));
     const standing = published.filter((c) => c[3] !== 'demolished');
-    const rows = await duckRows<{ id: string; attributes: string }>(`SELECT id, attributes FROM '${dataDir}/fr/buildings/rnb-75.parquet'`);
+    const rows = await duckRows<{ id: string; attributes: string }>(`SELECT id, attributes FROM '${partitionPath(dataDir, 'fr', 'buildings', 'rnb-75')}'`);
     expect(rows).toHaveLength(standing.length);
     expect(standing.length).toBeLessThan(published.length);
     const groups = new Map((await readFile(bdnb('75').path, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(',')).map((c) => [c[3]!, c]));
@@ -39,14 +40,14 @@ describe('fr.buildings', () => {
       expect(a.height_m.map((v) => v.source)).toEqual(g && g[12] ? ['fr.bdnb:bdtopo'] : []);
       expect(a.type).toBe(g ? 'apartment_building' : null);
     }
-    const links = await duckRows<{ kind: string; n: number }>(`SELECT kind, count(*)::INTEGER AS n FROM '${dataDir}/fr/building_links/rnb-75.parquet' GROUP BY kind ORDER BY kind`);
+    const links = await duckRows<{ kind: string; n: number }>(`SELECT kind, count(*)::INTEGER AS n FROM '${partitionPath(dataDir, 'fr', 'building_links', 'rnb-75')}' GROUP BY kind ORDER BY kind`);
     expect(links).toEqual([{ kind: 'address', n: standing.length }, { kind: 'bdnb', n: rows.filter((r) => JSON.parse(r.attributes).bdnb_id).length }, { kind: 'parcel', n: rows.filter((r) => JSON.parse(r.attributes).bdnb_id).length }, { kind: 'rnb', n: standing.length }]);
 
     // Re-ingesting (the RNB alone, then with the BDNB) changes no id.
-    const before = await duckRows<{ id: string; rnb: string }>(`SELECT id, json_extract_string(attributes, '$.rnb_id') AS rnb FROM '${dataDir}/fr/buildings/rnb-75.parquet' ORDER BY rnb`);
+    const before = await duckRows<{ id: string; rnb: string }>(`SELECT id, json_extract_string(attributes, '$.rnb_id') AS rnb FROM '${partitionPath(dataDir, 'fr', 'buildings', 'rnb-75')}' ORDER BY rnb`);
     await ingestBuildings(silentContext(dataDir), { rnb: rnb('75') });
     await ingestBuildings(silentContext(dataDir), { rnb: rnb('75'), bdnb: bdnb('75') });
-    expect(await duckRows(`SELECT id, json_extract_string(attributes, '$.rnb_id') AS rnb FROM '${dataDir}/fr/buildings/rnb-75.parquet' ORDER BY rnb`)).toEqual(before);
+    expect(await duckRows(`SELECT id, json_extract_string(attributes, '$.rnb_id') AS rnb FROM '${partitionPath(dataDir, 'fr', 'buildings', 'rnb-75')}' ORDER BY rnb`)).toEqual(before);
   });
 
   it('refuses a row without footprint with its line, and a file lacking a column naming it', async () => {

@@ -10,6 +10,7 @@ import { ingestCadastre, parcelOf, parcelReference } from '../../../ingest/fr/ca
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { box, silentContext } from '../../helpers/fixture-data.ts';
+import { partitionPath } from '../../../schemas/tables/layout.ts';
 
 const SAMPLES = join(REPO_ROOT, 'datasets/fr/cadastre');
 const REAL = join(REPO_ROOT, '../shared/realdata/fr/cadastre/cadastre-91326-parcelles.json');
@@ -53,7 +54,7 @@ describe('fr.cadastre: the samples', () => {
   it('writes every parcel of a file (gzipped too) with its reference and contenance', async () => {
     const text = gunzipSync(await readFile(join(SAMPLES, 'cadastre-33001-parcelles.json.gz'))).toString('utf8');
     const published = featuresOf(text);
-    const rows = await duckRows<{ id: string; attributes: string }>(`SELECT id, attributes FROM '${dataDir}/fr/parcels/cadastre-33001.parquet' ORDER BY id`);
+    const rows = await duckRows<{ id: string; attributes: string }>(`SELECT id, attributes FROM '${partitionPath(dataDir, 'fr', 'parcels', 'cadastre-33001')}' ORDER BY id`);
     expect(rows.map((r) => r.id)).toEqual(published.map((f) => `fr.cadastre:${f.id}`).sort());
     for (const f of published) {
       const a = JSON.parse(rows.find((r) => r.id === `fr.cadastre:${f.id}`)!.attributes);
@@ -81,7 +82,7 @@ describe('fr.cadastre: the samples', () => {
     expect(summary.filter((s) => s.table === 'parcels').map((s) => [s.partition, s.rows])).toEqual([['cadastre-75111', 3], ['cadastre-75112', 2]]);
     await writeFile(join(dir, 'renamed.json'), collection(one.slice(0, 1)));
     await ingestCadastre(ctx, { path: join(dir, 'renamed.json') });
-    expect(await duckRows(`SELECT count(*)::INTEGER AS n FROM '${dir}/data/fr/parcels/cadastre-75111.parquet'`)).toEqual([{ n: 1 }]);
+    expect(await duckRows(`SELECT count(*)::INTEGER AS n FROM '${partitionPath(join(dir, 'data'), 'fr', 'parcels', 'cadastre-75111')}'`)).toEqual([{ n: 1 }]);
   });
 
   it('refuses broken rows with their feature number, and a file without the parcel properties naming them, publishing nothing', async () => {

@@ -8,6 +8,8 @@ import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { fromWgs84 } from '../../../ingest/core/reproject.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob } from '../../../schemas/tables/layout.ts';
+import { partitionPath } from '../../../schemas/tables/layout.ts';
 
 const REAL = join(REPO_ROOT, '../shared/realdata/fr/dpe/dpe-v2-logements-neufs_69.csv');
 
@@ -16,7 +18,7 @@ describe.skipIf(!existsSync(REAL))('fr.dpe on the real Rhône new-dwellings extr
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-dpe-real-')), 'data');
     const [s] = await ingestDpe(silentContext(dataDir), { path: REAL });
     expect(s).toMatchObject({ table: 'diagnoses', partition: 'dpe_v2_new-69', rows: 2851, rejects: 0 });
-    const file = `${dataDir}/fr/diagnoses/dpe_v2_new-69.parquet`;
+    const file = partitionPath(dataDir, 'fr', 'diagnoses', 'dpe_v2_new-69');
     // Against DuckDB's own reading of the producer's file.
     const published = await duckRows<{ n: string; cls: string; x: number; y: number; t: string }>(
       `SELECT "N°DPE" AS n, "Etiquette_DPE" AS cls, "Coordonnée_cartographique_X_(BAN)" AS x, "Coordonnée_cartographique_Y_(BAN)" AS y, "Type_bâtiment" AS t FROM read_csv('${REAL}', header = true) ORDER BY n`);
@@ -68,7 +70,7 @@ describe('fr.dpe on the sample', () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-dpe-sample-')), 'data');
     const out = await ingestDpe(silentContext(dataDir), { path: join(REPO_ROOT, 'datasets/fr/dpe/dpe-v2-logements-existants-sample.csv') });
     expect(out.map((s) => [s.partition, s.rejects])).toEqual([['dpe_v2_existing-33', 0], ['dpe_v2_existing-75', 0]]);
-    const rows = await duckRows<{ number: string; replaces: string | null; superseded: boolean; tax_invariant: string | null; level: string }>(`SELECT number, replaces, superseded, tax_invariant, level FROM '${dataDir}/fr/diagnoses/*.parquet'`);
+    const rows = await duckRows<{ number: string; replaces: string | null; superseded: boolean; tax_invariant: string | null; level: string }>(`SELECT number, replaces, superseded, tax_invariant, level FROM '${tableGlob(dataDir, 'fr', 'diagnoses')}'`);
     expect(rows.filter((r) => r.level === 'building')).toHaveLength(1);
     expect(rows.filter((r) => r.superseded)).toHaveLength(1);
     expect(rows.filter((r) => r.tax_invariant === '1110123456')).toHaveLength(2);

@@ -51,8 +51,8 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     : [];
   const sales = a.parcels.length > 0 && warehouse.has('fr', 'sales')
     ? await warehouse.query<SaleRow>(
-      `SELECT id, strftime(date, '%Y-%m-%d') AS date, lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
-       WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(string_split(parcels, '|'), string_split($1, '|')) AND date >= DATE '2014-01-01'
+      `SELECT id, strftime(date, '%Y-%m-%d') AS date, array_to_string(lots, '|') AS lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
+       WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(parcels, string_split($1, '|')) AND date >= DATE '2014-01-01'
        ORDER BY date DESC, id`, [list(a.parcels), a.parcels[0]!.slice(0, 5)])
     : [];
   // The property each sale and diagnosis is attached to (fr.properties), when it is.

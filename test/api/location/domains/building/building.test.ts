@@ -10,12 +10,13 @@ import { ErrorBody } from '../../../../../schemas/error.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { partitionPath, tableGlob } from '../../../../../schemas/tables/layout.ts';
 
 const BAN = join(REPO_ROOT, 'datasets/fr/ban/adresses-75.csv');
 let dataDir: string;
 let t: TestApp;
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
-const ids = async () => duckRows<{ key: string; id: string }>(`SELECT key, id FROM read_parquet('${dataDir}/fr/id_registry/*.parquet') ORDER BY key`);
+const ids = async () => duckRows<{ key: string; id: string }>(`SELECT key, id FROM read_parquet('${tableGlob(dataDir, 'fr', 'id_registry')}') ORDER BY key`);
 
 beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-building-')), 'data');
@@ -26,12 +27,12 @@ afterAll(async () => { await t?.close(); });
 
 describe('GET /api/v1/fr/building and /buildings/{id}', () => {
   it('serves the building at an address: RNB footprint, BDNB values as Features, diagnoses at its address, sales on its parcel', async () => {
-    const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM '${dataDir}/fr/building_links/rnb-75.parquet' WHERE kind = 'parcel'`);
-    const sold = await duckRows<{ parcels: string }>(`SELECT parcels FROM read_parquet('${dataDir}/fr/sales/*.parquet')`);
-    const diagnosed = await duckRows<{ ban_id: string }>(`SELECT ban_id FROM '${dataDir}/fr/diagnoses/dpe_v2_existing-75.parquet' WHERE level = 'dwelling'`);
+    const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM '${partitionPath(dataDir, 'fr', 'building_links', 'rnb-75')}' WHERE kind = 'parcel'`);
+    const sold = await duckRows<{ parcels: string[] }>(`SELECT parcels FROM read_parquet('${tableGlob(dataDir, 'fr', 'sales')}')`);
+    const diagnosed = await duckRows<{ ban_id: string }>(`SELECT ban_id FROM '${partitionPath(dataDir, 'fr', 'diagnoses', 'dpe_v2_existing-75')}' WHERE level = 'dwelling'`);
     const ban = (await readFile(BAN, 'utf8')).trim().split('\n').slice(1).map((l) => l.split(';'));
     // An address whose parcel is sold and whose address carries a diagnosis.
-    const c = ban.find((r) => r[22] && links.some((l) => l.key === r[22]) && sold.some((s) => s.parcels.split('|').includes(r[22]!)) && diagnosed.some((d) => d.ban_id === r[0]))!;
+    const c = ban.find((r) => r[22] && links.some((l) => l.key === r[22]) && sold.some((s) => s.parcels.includes(r[22]!)) && diagnosed.some((d) => d.ban_id === r[0]))!;
     expect(c).toBeTruthy();
     const res = await get(`/api/v1/fr/building?lat=${c[13]}&lng=${c[12]}`);
     expect(res.statusCode).toBe(200);
@@ -87,10 +88,10 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     twin[3] = lone;
     const dir = await mkdtemp(join(tmpdir(), 'lds-bdnb-v2-'));
     await writeFile(join(dir, 'bdnb.csv'), `${[head, first, twin.join(','), ...rest].join('\n')}\n`);
-    const idOf = async (rnb: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${dataDir}/fr/id_registry/bld.parquet' WHERE key = 'rnb:${rnb}'`))[0]!.id;
+    const idOf = async (rnb: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'bld')}' WHERE key = 'rnb:${rnb}'`))[0]!.id;
     const [kept, abandoned] = [await idOf(cols[3]!), await idOf(lone)];
     await ingestBuildings({ ...silentContext(dataDir), maxRejectShare: 0.05 }, { rnb: { path: join(REPO_ROOT, 'datasets/fr/buildings/RNB_33.csv') }, bdnb: { path: join(dir, 'bdnb.csv') } });
-    const merged = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${dataDir}/fr/id_merges/bld.parquet'`);
+    const merged = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${partitionPath(dataDir, 'fr', 'id_merges', 'bld')}'`);
     expect(merged).toEqual([{ from_id: abandoned, to_id: kept }]);
     await t.warehouse.refresh();
     const res = await get(`/api/v1/fr/buildings/${abandoned}`);
@@ -102,8 +103,8 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
 
 describe('the property domain: /report property, /properties/{id}', () => {
   it('serves the default property of an address with its events, last sale, value today and story; the by-id route the same', async () => {
-    const events = await duckRows<{ property_id: string; n: number }>(`SELECT property_id, count(*)::INTEGER AS n FROM read_parquet('${dataDir}/fr/property_events/*.parquet') WHERE type = 'sale' GROUP BY property_id ORDER BY n DESC, property_id`);
-    const props = await duckRows<{ id: string; building_id: string }>(`SELECT id, building_id FROM read_parquet('${dataDir}/fr/properties/*.parquet') WHERE building_id IS NOT NULL`);
+    const events = await duckRows<{ property_id: string; n: number }>(`SELECT property_id, count(*)::INTEGER AS n FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') WHERE type = 'sale' GROUP BY property_id ORDER BY n DESC, property_id`);
+    const props = await duckRows<{ id: string; building_id: string }>(`SELECT id, building_id FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') WHERE building_id IS NOT NULL`);
     const p = props.find((x) => events.some((e) => e.property_id === x.id))!;
     const res = await get(`/api/v1/fr/properties/${p.id}`);
     expect(res.statusCode).toBe(200);
@@ -118,7 +119,7 @@ describe('the property domain: /report property, /properties/{id}', () => {
     const en = await get(`/api/v1/fr/properties/${p.id}?locale=en`);
     expect(en.json().data.property.story).toMatch(/sold/);
     // The report chooses it by property_id.
-    const b = await duckRows<{ lng: number; lat: number }>(`SELECT (min_lng + max_lng) / 2 AS lng, (min_lat + max_lat) / 2 AS lat FROM read_parquet('${dataDir}/fr/buildings/*.parquet') WHERE id = '${p.building_id}'`);
+    const b = await duckRows<{ lng: number; lat: number }>(`SELECT (min_lng + max_lng) / 2 AS lng, (min_lat + max_lat) / 2 AS lat FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') WHERE id = '${p.building_id}'`);
     const report = await get(`/api/v1/fr/report?lat=${b[0]!.lat}&lng=${b[0]!.lng}&include=property&property_id=${p.id}`);
     expect(report.statusCode).toBe(200);
     expect(report.json().data.property).toEqual(body);
@@ -151,14 +152,14 @@ describe('the property domain: /report property, /properties/{id}', () => {
     const { buildProperties } = await import('../../../../../ingest/fr/properties.ts');
     await ingestDpe(silentContext(dataDir), { path: join(dir, 'v1.csv') });
     await buildProperties(silentContext(dataDir));
-    const idOf = async (key: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${dataDir}/fr/id_registry/prp.parquet' WHERE key = '${key}'`))[0]!.id;
+    const idOf = async (key: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'prp')}' WHERE key = '${key}'`))[0]!.id;
     const [a, bId] = [await idOf('rpls:R-777'), await idOf('inv:I-888')];
     expect(a).not.toBe(bId);
     await writeFile(join(dir, 'v2.csv'), `\uFEFF${header}\n${[...v1, row('2575E9000003C', 'I-888', 'R-777')].join('\n')}\n`);
     await ingestDpe(silentContext(dataDir), { path: join(dir, 'v2.csv') });
     await buildProperties(silentContext(dataDir));
     await t.warehouse.refresh();
-    const merges = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${dataDir}/fr/id_merges/prp.parquet'`);
+    const merges = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${partitionPath(dataDir, 'fr', 'id_merges', 'prp')}'`);
     expect(merges).toHaveLength(1);
     const { from_id, to_id } = merges[0]!;
     expect([from_id, to_id].sort()).toEqual([a, bId].sort());
