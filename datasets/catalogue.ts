@@ -11,6 +11,7 @@ import { seismicSource } from './fr/seismic/source.ts';
 import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
+import { bpeSource } from './fr/bpe/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -28,6 +29,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
+  bpeSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -22,6 +22,7 @@ import { radonJob } from './fr/radon.job.ts';
 import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
+import { bpeJob } from './fr/bpe.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -32,6 +33,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
+  bpeJob,
 ];
 
 export function jobById(id: string): Job | undefined {
