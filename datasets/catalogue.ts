@@ -12,6 +12,9 @@ import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import type { Source } from './source.ts';
 import { bpeSource } from './fr/bpe/source.ts';
+import { schoolsSource } from './fr/schools/source.ts';
+import { chargingSource } from './fr/charging/source.ts';
+import { fuelSource } from './fr/fuel/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -29,7 +32,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  bpeSource,
+  bpeSource, schoolsSource, chargingSource, fuelSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -23,6 +23,9 @@ import { seismicJob } from './fr/seismic.job.ts';
 import { clayJob } from './fr/clay.job.ts';
 import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { bpeJob } from './fr/bpe.job.ts';
+import { schoolsJob } from './fr/schools.job.ts';
+import { chargingJob } from './fr/charging.job.ts';
+import { fuelJob } from './fr/fuel.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -33,7 +36,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  bpeJob,
+  bpeJob, schoolsJob, chargingJob, fuelJob,
 ];
 
 export function jobById(id: string): Job | undefined {

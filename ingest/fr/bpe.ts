@@ -4,6 +4,7 @@ import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import type { PointInput } from '../core/kinds/points.ts';
 import { decimal, ingestPointsCsv, type RowOutcome } from '../core/points-csv.ts';
 import { toWgs84, type ToWgs84 } from '../core/reproject.ts';
+import { FRANCE_BOXES, inBox } from './territory.ts';
 
 /**
  * INSEE's BPE geolocated file -> fr/places (partition fr.bpe). Semicolon CSV, Windows-1252, columns
@@ -52,13 +53,6 @@ export function bpeCrs(dep: string): string {
   }
 }
 
-/** Where a department's equipment can be (lng/lat box with a margin): a position outside is a broken row. */
-const BOXES: Record<string, [number, number, number, number]> = {
-  'EPSG:2154': [-5.5, 41.2, 10, 51.2], // mainland and Corsica
-  '971': [-61.9, 15.8, -61, 16.6], '972': [-61.3, 14.3, -60.7, 14.95], '973': [-54.7, 2, -51.5, 6], '974': [55.1, -21.45, 55.9, -20.8], '976': [44.9, -13.1, 45.35, -12.55],
-  '977': [-63.2, 17.8, -62.7, 18.2], '978': [-63.2, 17.8, -62.7, 18.2],
-};
-
 const QUALITY_KEPT: Record<string, 'good' | 'acceptable'> = { bonne: 'good', acceptable: 'acceptable' };
 
 export function bpeRowReader(): (r: Record<string, string>) => RowOutcome {
@@ -80,8 +74,8 @@ export function bpeRowReader(): (r: Record<string, string>) => RowOutcome {
     let project = projections.get(crs);
     if (!project) projections.set(crs, (project = toWgs84(crs)));
     const [lng, lat] = project([x, y]);
-    const box = BOXES[crs === 'EPSG:2154' ? crs : dep] ?? BOXES['EPSG:2154']!;
-    if (!(lng >= box[0] && lat >= box[1] && lng <= box[2] && lat <= box[3])) return { reject: `LAMBERT_X/LAMBERT_Y (${crs}) falls outside department ${dep}` };
+    const box = FRANCE_BOXES[crs === 'EPSG:2154' ? 'mainland' : dep] ?? FRANCE_BOXES.mainland!;
+    if (!inBox(box, lng, lat)) return { reject: `LAMBERT_X/LAMBERT_Y (${crs}) falls outside department ${dep}` };
     return {
       // Content, never the line: the category at the published position in its commune.
       id: `${bpeSource.id}.${depcom}.${category}.${r.LAMBERT_X!.trim()}.${r.LAMBERT_Y!.trim()}`,

@@ -63,6 +63,31 @@ function bpePlaces(): { category: string; lat: number; lng: number }[] {
   return [...out.values()];
 }
 
+/** Distances of the charging stations (one per station id and position) of the IRVE sample within 1000 m, nearest first. */
+function chargingNear(lat: number, lng: number): number[] {
+  const xy = readFileSync(join(REPO_ROOT, 'datasets/fr/charging/consolidation-etalab-schema-irve-statique.csv'), 'utf8').trim().split('\n').slice(1)
+    .map((l) => /"\[([-\d.]+), ([-\d.]+)\]"/.exec(l)!).map((m) => `${m[2]},${m[1]}`);
+  return [...new Set(xy)].map((k) => k.split(',').map(Number)).map(([la, ln]) => haversine(lat, lng, la!, ln!)).filter((d) => d <= 1000).sort((a, b) => a - b);
+}
+
+/** Distances of the fuel flow sample's points of sale within 1000 m (positions / 100,000), nearest first. */
+function fuelNear(lat: number, lng: number): number[] {
+  return [...iconv.decode(readFileSync(join(REPO_ROOT, 'datasets/fr/fuel/PrixCarburants_instantane.xml')), 'latin1').matchAll(/latitude="(\d[\d.]*)" longitude="(-?\d[\d.]*)"/g)]
+    .map((m) => haversine(lat, lng, Number(m[1]) / 1e5, Number(m[2]) / 1e5)).filter((d) => d <= 1000).sort((a, b) => a - b);
+}
+
+/** The education directory sample's schools with a position, as the file says them. */
+function schoolsFile(): { name: string; category: string; lat: number; lng: number }[] {
+  const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/fr/schools/fr-en-annuaire-education.csv'), 'utf8').trim().split('\n');
+  const cols = head!.split(';');
+  return lines.map((l) => l.replace(/"[^"]*"/g, (q) => q.replace(/;/g, ','))).map((l) => Object.fromEntries(l.split(';').map((v, i) => [cols[i]!, v])) as Record<string, string>)
+    .filter((r) => ['Ecole', 'Collège', 'Lycée'].includes(r.Type_etablissement!) && r.latitude !== '')
+    .map((r) => ({
+      name: r.Nom_etablissement!, lat: Number(r.latitude), lng: Number(r.longitude),
+      category: r.Type_etablissement === 'Ecole' ? (r.Ecole_elementaire === '1' ? 'school.primary' : 'school.kindergarten') : 'school.high_school',
+    }));
+}
+
 describe('places in Belgium', () => {
   it('counts and orders the stops within the radius as a brute-force haversine over the feeds, the twin stop served once', async () => {
     const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100`);
@@ -134,8 +159,9 @@ describe('places and access in the reports of the three countries', () => {
     expect(res.statusCode, res.body).toBe(200);
     const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
     const brute = feedPlaces('fr', ['idfm']).map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) })).filter((p) => p.d <= 1000).sort((a, b) => a.d - b.d);
-    expect(data.places.counts.transport).toBe(brute.length);
-    const transport = data.places.items.filter((i) => i.category.startsWith('transport.'));
+    // Transport counts stops, fuel and charging stations (all of the transport group).
+    expect(data.places.counts.transport).toBe(brute.length + fuelNear(48.8597, 2.36745).length + chargingNear(48.8597, 2.36745).length);
+    const transport = data.places.items.filter((i) => i.category.startsWith('transport.') && i.lines !== null);
     expect(transport.length).toBeGreaterThan(0);
     expect(transport.map((i) => i.name)).toEqual(brute.slice(0, transport.length).map((p) => p.name));
     // The nearest station however far: SNCF's list and the feed's RER station, by brute force.
@@ -153,11 +179,23 @@ describe('places and access in the reports of the three countries', () => {
     const res = await get('/api/v1/fr/report?lat=48.8597&lng=2.36745&include=places,access');
     const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
     const bpe = bpePlaces().map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) }));
-    for (const g of ['school', 'health', 'shop'] as const) {
+    for (const g of ['health', 'shop'] as const) {
       expect(data.places.counts[g], g).toBe(bpe.filter((p) => p.category.startsWith(`${g}.`) && p.d <= 1000).length);
     }
-    const school = bpe.filter((p) => p.category.startsWith('school.')).sort((a, b) => a.d - b.d)[0]!;
-    expect(data.access.nearest.school).toMatchObject({ category: school.category, name: null, distance_m: Math.round(school.d) });
+    // Schools: the BPE's and the directory's, a directory school within 50 m of a BPE row of its category served once with its name.
+    const directory = schoolsFile().map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) }));
+    const bpeSchools = bpe.filter((p) => p.category.startsWith('school.'));
+    const twins = directory.filter((s) => bpeSchools.some((b) => b.category === s.category && haversine(b.lat, b.lng, s.lat, s.lng) <= 50));
+    expect(twins.map((t) => t.name).sort()).toEqual(['Collège Béranger', 'Ecole primaire Abzac', 'Ecole élémentaire Vertbois']);
+    expect(data.places.counts.school).toBe([...bpeSchools, ...directory].filter((p) => p.d <= 1000).length - twins.filter((t) => t.d <= 1000).length);
+    const school = [...bpeSchools, ...directory].sort((a, b) => a.d - b.d)[0]!;
+    expect(data.access.nearest.school).toMatchObject({ category: school.category, distance_m: Math.round(school.d) });
+    expect(data.access.nearest.school!.name).toBe(twins.find((t) => t.category === school.category && haversine(t.lat, t.lng, school.lat, school.lng) <= 50)?.name ?? null);
+    // Fuel and charging stations within the radius, nearest first, as the files say.
+    const charging = chargingNear(48.8597, 2.36745), fuel = fuelNear(48.8597, 2.36745);
+    expect(data.access.charging_stations.map((p) => p.distance_m)).toEqual(charging.map(Math.round));
+    expect(data.access.fuel_stations.map((p) => p.distance_m)).toEqual(fuel.map(Math.round));
+    expect(fuel.length).toBeGreaterThan(0);
     expect(data.places.status).toBe('ok');
   });
 
