@@ -16,6 +16,7 @@ import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { locate } from '../api/location/locate.ts';
 import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones } from './zones.ts';
+import { benchPlaces } from './places.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -143,4 +144,10 @@ if (what === 'all' || what === 'dvf') {
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
 if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
+// places: [--equipment N] [--stops N] [--queries N] [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_places with CREATE EXTENSION postgis)
+if (what === 'all' || what === 'places') {
+  const i = args.indexOf('--postgis');
+  const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.BENCH_PLACES_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_places';
+  results.places = await benchPlaces(opt('equipment', 2_500_000), opt('stops', 500_000), opt('queries', 1_000), postgis);
+}
 console.log(JSON.stringify(results, null, 2));

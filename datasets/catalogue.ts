@@ -15,6 +15,7 @@ import { bpeSource } from './fr/bpe/source.ts';
 import { schoolsSource } from './fr/schools/source.ts';
 import { chargingSource } from './fr/charging/source.ts';
 import { fuelSource } from './fr/fuel/source.ts';
+import { caSchoolsSource } from './ca/schools/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -32,7 +33,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  bpeSource, schoolsSource, chargingSource, fuelSource,
+  bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -26,6 +26,7 @@ import { bpeJob } from './fr/bpe.job.ts';
 import { schoolsJob } from './fr/schools.job.ts';
 import { chargingJob } from './fr/charging.job.ts';
 import { fuelJob } from './fr/fuel.job.ts';
+import { caSchoolsJob } from './ca/schools.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -36,7 +37,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  bpeJob, schoolsJob, chargingJob, fuelJob,
+  bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -14,6 +14,7 @@ import { PLACE_CATEGORY_CODES } from '../../../../../schemas/categories.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import iconv from 'iconv-lite';
 import { BPE_CATEGORIES, bpeCrs } from '../../../../../ingest/fr/bpe.ts';
+import { caSchoolCategory } from '../../../../../ingest/ca/schools.ts';
 import { toWgs84 } from '../../../../../ingest/core/reproject.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 
@@ -216,6 +217,12 @@ describe('places and access in the reports of the three countries', () => {
     const brute = feedPlaces('ca', ['stm', 'exo']).map((p) => ({ ...p, d: haversine(45.52, -73.58, p.lat, p.lng) })).filter((p) => p.d <= 2000);
     expect(data.places.counts.transport).toBe(brute.length);
     expect(data.access.nearest.station!.name).toMatch(/^Gare /);
+    // Schools: the ministry's layer, one place per school and building teaching a level, by brute force.
+    const schools = (JSON.parse(readFileSync(join(REPO_ROOT, 'datasets/ca/schools/pps_public_ecole.geojson'), 'utf8')) as { features: { properties: Record<string, unknown>; geometry: { coordinates: [number, number] } }[] }).features
+      .filter((f) => caSchoolCategory(f.properties) !== null).map((f) => ({ name: f.properties.NOM_OFFCL_ORGNS as string, d: haversine(45.52, -73.58, f.geometry.coordinates[1], f.geometry.coordinates[0]) }))
+      .sort((a, b) => a.d - b.d);
+    expect(data.places.counts.school).toBe(schools.filter((x) => x.d <= 2000).length);
+    expect(data.access.nearest.school).toMatchObject({ name: schools[0]!.name, distance_m: Math.round(schools[0]!.d) });
   });
 });
 
