@@ -45,7 +45,7 @@ const CITIES: [number, number, number, number, string, string][] = [
 ];
 
 /** The metro areas, then 300 small-town centres spread over metropolitan France (45 % of the sales), outside Alsace-Moselle. */
-function areas(): [number, number, number, number, string, string][] {
+export function areas(): [number, number, number, number, string, string][] {
   const rand = rng(2026);
   const out = [...CITIES];
   const urban = CITIES.reduce((s, c) => s + c[2], 0);

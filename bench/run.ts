@@ -17,6 +17,7 @@ import { locate } from '../api/location/locate.ts';
 import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
+import { benchPlaces } from './places.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -146,4 +147,10 @@ if (what === 'all' || what === 'dvf') {
 }
 if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500));
 if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
+// places: [--equipment N] [--stops N] [--queries N] [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_places with CREATE EXTENSION postgis)
+if (what === 'all' || what === 'places') {
+  const i = args.indexOf('--postgis');
+  const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.BENCH_PLACES_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_places';
+  results.places = await benchPlaces(opt('equipment', 2_500_000), opt('stops', 500_000), opt('queries', 1_000), postgis);
+}
 console.log(JSON.stringify(results, null, 2));

@@ -28,6 +28,11 @@ import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
 import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
 import { propertiesSource } from './fr/properties/source.ts';
+import { bpeSource } from './fr/bpe/source.ts';
+import { schoolsSource } from './fr/schools/source.ts';
+import { chargingSource } from './fr/charging/source.ts';
+import { fuelSource } from './fr/fuel/source.ts';
+import { caSchoolsSource } from './ca/schools/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -50,6 +55,7 @@ export const SOURCES: readonly Source[] = [
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,
   cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource,
+  bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -39,6 +39,11 @@ import { cadastreJob } from './fr/cadastre.job.ts';
 import { dpeJob } from './fr/dpe.job.ts';
 import { buildingsJob } from './fr/buildings.job.ts';
 import { propertiesJob } from './fr/properties.job.ts';
+import { bpeJob } from './fr/bpe.job.ts';
+import { schoolsJob } from './fr/schools.job.ts';
+import { chargingJob } from './fr/charging.job.ts';
+import { fuelJob } from './fr/fuel.job.ts';
+import { caSchoolsJob } from './ca/schools.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -54,6 +59,7 @@ export const JOBS: Job[] = [
   brusselsFloodJob, brusselsSoilJob,
   sisJob, riskCommunesJob,
   cadastreJob, dpeJob, buildingsJob, propertiesJob,
+  bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -36,6 +36,8 @@ export const PLACE_CATEGORIES = {
   'transport.highway_access': { fr: 'Accès autoroutier', en: 'Motorway access' },
   'transport.fuel': { fr: 'Station-service', en: 'Fuel station' },
   'transport.charging_station': { fr: 'Borne de recharge', en: 'Charging station' },
+  'shop.convenience': { fr: 'Supérette ou épicerie', en: 'Convenience store' },
+  'shop.butcher': { fr: 'Boucherie', en: 'Butcher' },
 } as const satisfies Record<`${PlaceGroup}.${string}`, { fr: string; en: string }>;
 export type PlaceCategory = keyof typeof PLACE_CATEGORIES;
 export const PLACE_CATEGORY_CODES = Object.keys(PLACE_CATEGORIES) as PlaceCategory[];

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const Place = z.object({
   id: z.string().regex(/^plc_/),
   category: z.string().regex(/^[a-z_]+(\.[a-z_]+)?$/),
-  name: z.string(),
+  name: z.string().nullable().describe('as the producer publishes it; null when it publishes none (INSEE\'s BPE counts equipment without names) and no other source names the place'),
   address: z.string().nullable(),
   latitude: z.number(),
   longitude: z.number(),

@@ -9,13 +9,21 @@ import { Rejects } from '../core/rejects.ts';
  * partition for the national file. The file publishes no lines: a station's lines are an empty
  * list (`lines_published: false`); the same station in a GTFS feed is served once (docs/places.md).
  */
-const COLUMNS = { name: 'Nom', code: 'Trigramme', position: 'Position géographique', commune: 'Code commune', uic: 'Code(s) UIC' } as const;
+/**
+ * The portal exports the dataset with its field labels (`use_labels=true`, the download button's
+ * default) or its field names: both are read. Fields of the dataset (data.sncf.com,
+ * gares-de-voyageurs): nom, libellecourt (the trigramme), segment_drg, position_geographique
+ * (a geo point, "lat, lon" in CSV), codeinsee, codes_uic; newer exports add id and niveau_de_service.
+ */
+const LABELS = { name: 'Nom', code: 'Trigramme', position: 'Position géographique', commune: 'Code commune', uic: 'Code(s) UIC' } as const;
+const FIELDS = { name: 'nom', code: 'libellecourt', position: 'position_geographique', commune: 'codeinsee', uic: 'codes_uic' } as const;
 export const STATIONS_PARTITION = 'fr.stations';
 
 export async function ingestStations(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
+  const COLUMNS = header.includes(FIELDS.name) && header.includes(FIELDS.position) ? FIELDS : LABELS;
   const missing = [COLUMNS.name, COLUMNS.code, COLUMNS.position].filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not SNCF's gares-de-voyageurs file: missing the columns ${missing.join(', ')} (found ${header.slice(0, 6).join(', ')})`);
+  if (missing.length > 0) throw new Error(`not SNCF's gares-de-voyageurs file: missing the columns ${missing.join(', ')} (or ${[FIELDS.name, FIELDS.code, FIELDS.position].join(', ')} in an export of field names; found ${header.slice(0, 6).join(', ')})`);
   const rejects = new Rejects(ctx.dataDir, 'fr', 'places', STATIONS_PARTITION, ctx.maxRejectShare);
   await rejects.init();
   const writer = await PointsWriter.open(ctx.dataDir, 'fr', 'places', STATIONS_PARTITION, stationsSource.id);

@@ -70,7 +70,21 @@ const sortedKeys = (o: Record<string, number>) => Object.fromEntries(Object.entr
  * The table in memory, in cell order: cells, positions and a category number per point (25 bytes),
  * and the text of each point (id, name, attributes, source) as UTF-8 behind one offset (4 bytes).
  */
-export interface PointsIndex { readonly size: number; readonly bytes: number; around(q: PointsQuery): PointsAnswer }
+export interface PointsIndex {
+  readonly size: number; readonly bytes: number;
+  around(q: PointsQuery): PointsAnswer;
+  /** The nearest point of the categories however far (distance, then id), or null when the table holds none. */
+  nearest(q: NearestQuery): PointHit | null;
+}
+
+/** A nearest-point query (spec 2.11: found beyond the radius, however far within the country's table). */
+export interface NearestQuery { lat: number; lng: number; categories: readonly string[] }
+
+/**
+ * Radius of the first look for a nearest point: a disk read as `around` reads it. Nothing of the
+ * categories there, the points of those categories are scanned (one list per category, kept at build).
+ */
+export const NEAREST_FIRST_RADIUS_M = 3000;
 
 /** Default memory budget of one points table: above it the index is not built and DuckDB answers. */
 export const POINTS_INDEX_BUDGET = 1 * 2 ** 30;
@@ -82,7 +96,8 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
   const [{ n, text }] = await warehouse.query<{ n: number; text: number }>(
     `SELECT count(*)::INTEGER AS n, coalesce(sum(strlen(id) + strlen(coalesce(name, '')) + strlen(coalesce(attributes, '')) + strlen(source) + 4), 0)::BIGINT::DOUBLE AS text FROM ${view}`,
   ) as [{ n: number; text: number }];
-  const bytes = n * 29 + text;
+  // 29 bytes a point (cell, position, category, text offset) and 4 for its place in its category's list.
+  const bytes = n * 33 + text;
   if (bytes > budget) return null;
   const cells = new BigUint64Array(n), lats = new Float64Array(n), lngs = new Float64Array(n);
   const cats = new Uint16Array(n), offsets = new Uint32Array(n + 1);
@@ -106,11 +121,17 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
     }
   });
   offsets[i] = at;
+  // The points of each category, for the nearest beyond the first radius.
+  const sizes = new Uint32Array(categories.length);
+  for (let k = 0; k < i; k++) sizes[cats[k]!]!++;
+  const members = [...sizes].map((size) => new Uint32Array(size));
+  const filled = new Uint32Array(categories.length);
+  for (let k = 0; k < i; k++) { const c = cats[k]!; members[c]![filled[c]!++] = k; }
   const decoder = new TextDecoder();
   const textOf = (k: number) => decoder.decode(utf8.subarray(offsets[k]!, offsets[k + 1]! - 1)).split('\u0000');
   const idOf = (k: number) => { const s = offsets[k]!; return decoder.decode(utf8.subarray(s, utf8.indexOf(SEP, s))); };
 
-  return {
+  const index: PointsIndex = {
     size: i,
     bytes,
     around(q) {
@@ -135,6 +156,44 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
       });
       return { counts: sortedKeys(counts), total: hits.length, items };
     },
+    nearest(q) {
+      const near = index.around({ lat: q.lat, lng: q.lng, radiusM: NEAREST_FIRST_RADIUS_M, categories: q.categories, limit: 1, offset: 0 });
+      if (near.items.length > 0) return near.items[0]!;
+      const cosLat = Math.cos(q.lat * RAD);
+      let best = -1, bestD = Infinity, bestId = '';
+      categories.forEach((c, ci) => {
+        if (!matches(c, q.categories)) return;
+        for (const k of members[ci]!) {
+          const d = distanceM(q.lat, q.lng, cosLat, lats[k]!, lngs[k]!);
+          if (d > bestD) continue;
+          // Ties by id, as the SQL orders them.
+          const id = d === bestD ? idOf(k) : '';
+          if (d < bestD || id < bestId) { best = k; bestD = d; bestId = id || idOf(k); }
+        }
+      });
+      if (best < 0) return null;
+      const [id, name, attrs, source] = textOf(best) as [string, string, string, string];
+      return { id, category: categories[cats[best]!]!, name: name === '' ? null : name, attributes: attrs === '' ? null : JSON.parse(attrs), latitude: lats[best]!, longitude: lngs[best]!, distance_m: bestD, source };
+    },
+  };
+  return index;
+}
+
+/** The nearest point by a DuckDB scan of the table ordered as the radius reader orders (distance, id): before the index is built, and as its reference. */
+export async function nearestPointSql(warehouse: Warehouse, country: Country, table: string, q: NearestQuery): Promise<PointHit | null> {
+  if (!warehouse.has(country, table) || q.categories.length === 0) return null;
+  // The view name is the country enum and a table name of the code; the position and the codes are bound.
+  const where = q.categories.map((_, i) => `category = $${i + 3} OR starts_with(category, $${i + 3} || '.')`).join(' OR ');
+  const rows = await warehouse.query<Record<string, unknown>>(
+    `SELECT id, category, name, attributes, latitude, longitude, source, ${DISTANCE_SQL} AS distance_m FROM ${country}_${table}
+     WHERE ${where} ORDER BY distance_m, id LIMIT 1`,
+    [q.lat, q.lng, ...q.categories] as DuckDBValue[],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id as string, category: r.category as string, name: r.name as string | null, attributes: r.attributes ? JSON.parse(r.attributes as string) : null,
+    latitude: r.latitude as number, longitude: r.longitude as number, distance_m: r.distance_m as number, source: r.source as string,
   };
 }
 
@@ -169,6 +228,12 @@ const cacheOf = (table: string) => {
 /** The index of a points table once built (null meanwhile: DuckDB answers). */
 export const pointsIndexOf = (warehouse: Warehouse, country: Country, table: string) => cacheOf(table).of(warehouse, country);
 export const pointsIndexReady = (warehouse: Warehouse, country: Country, table: string) => cacheOf(table).ready(warehouse, country);
+
+/** The nearest point of the categories however far: from the index once built, else by a DuckDB scan. */
+export async function nearestPoint(warehouse: Warehouse, country: Country, table: string, q: NearestQuery): Promise<PointHit | null> {
+  const index = pointsIndexOf(warehouse, country, table);
+  return index ? index.nearest(q) : nearestPointSql(warehouse, country, table, q);
+}
 
 /** Points within the radius, nearest first: from the index once built, else from the Parquet files. */
 export async function pointsAround(warehouse: Warehouse, country: Country, table: string, q: PointsQuery): Promise<PointsAnswer> {

@@ -1,11 +1,9 @@
-import type { DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Place } from '../../../../schemas/place.ts';
 import type { Access } from '../../../../schemas/places.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
-import { pointsAround, type PointHit } from '../../kinds/points.ts';
-import { DISTANCE_SQL } from '../../kinds/radius.ts';
+import { nearestPoint, pointsAround, type PointHit } from '../../kinds/points.ts';
 import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
 import { mergeDistanceOf, mergeDuplicates } from '../places/merge.ts';
 import { toPlace } from '../places/place.ts';
@@ -20,24 +18,9 @@ const LISTS = {
 /** Items of each list: the nearest within the radius. */
 export const ACCESS_LIST_ITEMS = 20;
 
-/**
- * The nearest point of a code however far within the country (spec 2.11: found beyond the
- * radius). A scan of the country's table in DuckDB, ordered as the radius reader orders (distance, id).
- */
-export async function nearestOf(warehouse: Warehouse, country: Country, code: string, lat: number, lng: number): Promise<PointHit | null> {
-  // The table name is the country enum and a constant; the position and the code are bound.
-  const rows = await warehouse.query<Record<string, unknown>>(
-    `SELECT id, category, name, attributes, latitude, longitude, source, ${DISTANCE_SQL} AS distance_m FROM ${country}_${PLACES_TABLE}
-     WHERE category = $3 OR starts_with(category, $3 || '.') ORDER BY distance_m, id LIMIT 1`,
-    [lat, lng, code] as DuckDBValue[],
-  );
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    id: r.id as string, category: r.category as string, name: r.name as string | null, attributes: r.attributes ? JSON.parse(r.attributes as string) : null,
-    latitude: r.latitude as number, longitude: r.longitude as number, distance_m: r.distance_m as number, source: r.source as string,
-  };
-}
+/** The nearest point of a code however far within the country (spec 2.11: found beyond the radius): the index's, else DuckDB's. */
+export const nearestOf = (warehouse: Warehouse, country: Country, code: string, lat: number, lng: number): Promise<PointHit | null> =>
+  nearestPoint(warehouse, country, PLACES_TABLE, { lat, lng, categories: [code] });
 
 /** The nearest place as the lists serve it: merged with the twins other sources publish (docs/places.md). */
 async function withTwins(warehouse: Warehouse, country: Country, hit: PointHit): Promise<PointHit> {

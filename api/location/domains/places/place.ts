@@ -21,7 +21,7 @@ export function toPlace(hit: PointHit): Place {
   const lines = Array.isArray(a.lines) ? (a.lines as LineAttr[]).map(lineName).filter((n): n is string => n !== null) : null;
   const distance = Math.round(hit.distance_m);
   return {
-    id: placeId(hit.id), category: hit.category, name: hit.name ?? '', address: typeof a.address === 'string' ? a.address : null,
+    id: placeId(hit.id), category: hit.category, name: hit.name, address: typeof a.address === 'string' ? a.address : null,
     latitude: hit.latitude, longitude: hit.longitude, distance_m: distance, walk_minutes: walkMinutes(distance),
     // Lines for transport stops only (spec 2.5), an empty list when the feed publishes none.
     lines: hit.category.startsWith('transport.') && Array.isArray(a.lines) ? [...new Set(lines)] : null,

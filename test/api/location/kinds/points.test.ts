@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
-import { buildPointsIndex, pointsAround, pointsAroundSql, pointsIndexReady, type PointsAnswer, type PointsQuery } from '../../../../api/location/kinds/points.ts';
+import { buildPointsIndex, nearestPoint, nearestPointSql, NEAREST_FIRST_RADIUS_M, pointsAround, pointsAroundSql, pointsIndexReady, type PointsAnswer, type PointsQuery } from '../../../../api/location/kinds/points.ts';
 import { distanceM, RAD } from '../../../../api/location/kinds/radius.ts';
 import { prng } from '../../../../datasets/fr/tools/addresses.ts';
 import { PointsWriter, type PointInput } from '../../../../ingest/core/kinds/points.ts';
@@ -75,6 +75,33 @@ describe('points table kind', () => {
     expect((await pointsAroundSql(warehouse, 'fr', 'test_points', q)).items.map((i) => i.id)).toEqual(['test.00000', 'test.twin-a', 'test.twin-b']);
     expect(await pointsIndexReady(warehouse, 'fr', 'test_points')).not.toBeNull();
     expect(micro(await pointsAround(warehouse, 'fr', 'test_points', q))).toEqual(micro(await pointsAroundSql(warehouse, 'fr', 'test_points', q)));
+  });
+
+  it('finds the nearest point of a category however far, from the index as from the files and by brute force', async () => {
+    const index = (await buildPointsIndex(warehouse, 'fr', 'test_points'))!;
+    // Query points inside the area (the first radius answers) and 20 to 200 km away (the category scan answers).
+    const far = Array.from({ length: 40 }, (_, i) => ({
+      lat: i % 2 === 0 ? 48.82 + rand() * 0.08 : 47 + rand() * 2, lng: i % 2 === 0 ? 2.30 + rand() * 0.12 : 0.5 + rand() * 1.2,
+      categories: [['school'], ['transport.train_station'], ['health.pharmacy', 'shop'], ['transport']][i % 4]!,
+    }));
+    let beyond = 0;
+    for (const q of far) {
+      const cosLat = Math.cos(q.lat * RAD);
+      const brute = points.filter((p) => q.categories.some((c) => p.category === c || p.category.startsWith(`${c}.`)))
+        .map((p) => ({ id: p.id, d: distanceM(q.lat, q.lng, cosLat, p.latitude, p.longitude) })).sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))[0]!;
+      const fromIndex = index.nearest(q)!, fromSql = (await nearestPointSql(warehouse, 'fr', 'test_points', q))!;
+      expect(fromIndex.id).toBe(brute.id);
+      expect(fromSql.id).toBe(brute.id);
+      expect(fromIndex.distance_m).toBeCloseTo(fromSql.distance_m, 6);
+      if (brute.d > NEAREST_FIRST_RADIUS_M) beyond++;
+    }
+    expect(beyond).toBeGreaterThanOrEqual(20);
+    // Ties by id, and no point of an absent category.
+    const p = points[0]!;
+    expect(index.nearest({ lat: p.latitude, lng: p.longitude, categories: [p.category] })!.id).toBe('test.00000');
+    expect(index.nearest({ lat: 48, lng: 2, categories: ['transport.airport'] })).toBeNull();
+    expect(await nearestPointSql(warehouse, 'fr', 'test_points', { lat: 48, lng: 2, categories: ['transport.airport'] })).toBeNull();
+    expect((await nearestPoint(warehouse, 'fr', 'test_points', far[1]!))!.id).toBe(index.nearest(far[1]!)!.id);
   });
 
   it('refuses rows the schema refuses, with the reason, and keeps no duplicate id', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LARGE_SITE_MERGE_DISTANCE_M, MERGE_DISTANCE_M, mergeDuplicates, sameName } from '../../../../../api/location/domains/places/merge.ts';
+import { LARGE_SITE_MERGE_DISTANCE_M, MERGE_DISTANCE_M, mergeDuplicates, sameName, samePlace } from '../../../../../api/location/domains/places/merge.ts';
 import type { PointHit } from '../../../../../api/location/kinds/points.ts';
 
 // The merge rule of docs/places.md: same category, within 50 m of each other, names whose words one contains.
@@ -40,5 +40,32 @@ describe('a place published several times is served once', () => {
     expect(mergeDuplicates([station('gtfs:1', 'Gare de Lyon', 0, 10), station('sncf:PLY', 'Paris Gare de Lyon', LARGE_SITE_MERGE_DISTANCE_M + 5, 20)])).toHaveLength(2);
     // Bus stops keep the short distance.
     expect(mergeDuplicates([hit('a:1', 'Bastille', 'transport.bus', 0, 10, ['1']), hit('b:1', 'Bastille', 'transport.bus', MERGE_DISTANCE_M + 5, 20, ['2'])])).toHaveLength(2);
+  });
+
+  it('merges a nameless point into a named one of another source, never two nameless points of one source', () => {
+    const school = (id: string, name: string | null, north: number, d: number) => ({ ...hit(id, name ?? '', 'school.primary', north, d), name });
+    const merged = mergeDuplicates([school('fr.bpe:1', null, 0, 10), school('fr.schools:0750001A', 'École élémentaire Vertbois', 20, 15), school('fr.bpe:2', null, 25, 16)]);
+    // The BPE row takes the directory's name; a second BPE school 25 m away is another school of the same producer.
+    expect(merged.map((h) => [h.id, h.name])).toEqual([['fr.bpe:1', 'École élémentaire Vertbois'], ['fr.bpe:2', null]]);
+    const pharmacies = mergeDuplicates([school('fr.bpe:p1', null, 0, 10), school('fr.bpe:p2', null, 10, 12)]);
+    expect(pharmacies).toHaveLength(2);
+  });
+
+  it('finds the same twins as a scan of every kept place, wherever the grid cuts', () => {
+    // Points around a bucket edge, at random, against the pairwise definition.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 20; round++) {
+      const hits = Array.from({ length: 60 }, (_, k) => ({
+        ...hit(`s${k % 3}:${k}`, ['Bourse', 'bourse', 'Gare', ''][Math.floor(rand() * 4)]!, rand() < 0.5 ? 'transport.bus' : 'transport.train_station', 0, k),
+        latitude: 50.8499 + rand() * 0.004, longitude: 4.3495 + rand() * 0.012,
+      })).map((h) => ({ ...h, name: h.name === '' ? null : h.name }));
+      const naive: PointHit[] = [];
+      for (const h of hits) {
+        const twin = naive.find((k) => samePlace(k, h));
+        if (!twin) naive.push({ ...h }); else if (twin.name === null) twin.name = h.name;
+      }
+      expect(mergeDuplicates(hits).map((h) => h.id)).toEqual(naive.map((h) => h.id));
+    }
   });
 });

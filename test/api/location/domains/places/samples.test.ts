@@ -12,6 +12,10 @@ import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { Access, Places } from '../../../../../schemas/places.ts';
 import { PLACE_CATEGORY_CODES } from '../../../../../schemas/categories.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
+import iconv from 'iconv-lite';
+import { BPE_CATEGORIES, bpeCrs } from '../../../../../ingest/fr/bpe.ts';
+import { caSchoolCategory } from '../../../../../ingest/ca/schools.ts';
+import { toWgs84 } from '../../../../../ingest/core/reproject.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 
 // Places and access on the committed samples, checked against a brute-force haversine over the feeds' own stops.txt.
@@ -46,6 +50,45 @@ function feedPlaces(country: string, feeds: string[]): { feed: string; id: strin
   });
 }
 
+/** The BPE sample's places as the file says them: mapped types, kept qualities, one per category and position. */
+function bpePlaces(): { category: string; lat: number; lng: number }[] {
+  const [, ...lines] = iconv.decode(readFileSync(join(REPO_ROOT, 'datasets/fr/bpe/bpe_ensemble_xy.csv')), 'win1252').trim().split('\r\n');
+  const out = new Map<string, { category: string; lat: number; lng: number }>();
+  for (const l of lines) {
+    const [, dep, , , , typequ, x, y, quality] = l.split(';');
+    const category = BPE_CATEGORIES[typequ!];
+    if (!category || !['Bonne', 'Acceptable'].includes(quality!)) continue;
+    const [lng, lat] = toWgs84(bpeCrs(dep!))([Number(x), Number(y)]);
+    out.set(`${category}|${x}|${y}`, { category, lat, lng });
+  }
+  return [...out.values()];
+}
+
+/** Distances of the charging stations (one per station id and position) of the IRVE sample within 1000 m, nearest first. */
+function chargingNear(lat: number, lng: number): number[] {
+  const xy = readFileSync(join(REPO_ROOT, 'datasets/fr/charging/consolidation-etalab-schema-irve-statique.csv'), 'utf8').trim().split('\n').slice(1)
+    .map((l) => /"\[([-\d.]+), ([-\d.]+)\]"/.exec(l)!).map((m) => `${m[2]},${m[1]}`);
+  return [...new Set(xy)].map((k) => k.split(',').map(Number)).map(([la, ln]) => haversine(lat, lng, la!, ln!)).filter((d) => d <= 1000).sort((a, b) => a - b);
+}
+
+/** Distances of the fuel flow sample's points of sale within 1000 m (positions / 100,000), nearest first. */
+function fuelNear(lat: number, lng: number): number[] {
+  return [...iconv.decode(readFileSync(join(REPO_ROOT, 'datasets/fr/fuel/PrixCarburants_instantane.xml')), 'latin1').matchAll(/latitude="(\d[\d.]*)" longitude="(-?\d[\d.]*)"/g)]
+    .map((m) => haversine(lat, lng, Number(m[1]) / 1e5, Number(m[2]) / 1e5)).filter((d) => d <= 1000).sort((a, b) => a - b);
+}
+
+/** The education directory sample's schools with a position, as the file says them. */
+function schoolsFile(): { name: string; category: string; lat: number; lng: number }[] {
+  const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/fr/schools/fr-en-annuaire-education.csv'), 'utf8').trim().split('\n');
+  const cols = head!.split(';');
+  return lines.map((l) => l.replace(/"[^"]*"/g, (q) => q.replace(/;/g, ','))).map((l) => Object.fromEntries(l.split(';').map((v, i) => [cols[i]!, v])) as Record<string, string>)
+    .filter((r) => ['Ecole', 'Collège', 'Lycée'].includes(r.Type_etablissement!) && r.latitude !== '')
+    .map((r) => ({
+      name: r.Nom_etablissement!, lat: Number(r.latitude), lng: Number(r.longitude),
+      category: r.Type_etablissement === 'Ecole' ? (r.Ecole_elementaire === '1' ? 'school.primary' : 'school.kindergarten') : 'school.high_school',
+    }));
+}
+
 describe('places in Belgium', () => {
   it('counts and orders the stops within the radius as a brute-force haversine over the feeds, the twin stop served once', async () => {
     const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100`);
@@ -64,7 +107,7 @@ describe('places in Belgium', () => {
     expect(places.items[0]!.walk_minutes).toBe(Math.ceil(Math.round(brute[0]!.d) / 80));
     const served = places.items.map((i) => i.distance_m);
     expect(served).toEqual([...served].sort((a, b) => a - b));
-    const debrouckereBus = places.items.filter((i) => i.category === 'transport.bus' && /brouck/i.test(i.name));
+    const debrouckereBus = places.items.filter((i) => i.category === 'transport.bus' && /brouck/i.test(i.name ?? ''));
     expect(debrouckereBus).toHaveLength(1);
     expect(debrouckereBus[0]!.lines).toEqual(['86', '355']);
     // Groups with no source ingested in Belgium are null and named, never 0.
@@ -117,8 +160,11 @@ describe('places and access in the reports of the three countries', () => {
     expect(res.statusCode, res.body).toBe(200);
     const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
     const brute = feedPlaces('fr', ['idfm']).map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) })).filter((p) => p.d <= 1000).sort((a, b) => a.d - b.d);
-    expect(data.places.counts.transport).toBe(brute.length);
-    expect(data.places.items.map((i) => i.name)).toEqual(brute.slice(0, 10).map((p) => p.name));
+    // Transport counts stops, fuel and charging stations (all of the transport group).
+    expect(data.places.counts.transport).toBe(brute.length + fuelNear(48.8597, 2.36745).length + chargingNear(48.8597, 2.36745).length);
+    const transport = data.places.items.filter((i) => i.category.startsWith('transport.') && i.lines !== null);
+    expect(transport.length).toBeGreaterThan(0);
+    expect(transport.map((i) => i.name)).toEqual(brute.slice(0, transport.length).map((p) => p.name));
     // The nearest station however far: SNCF's list and the feed's RER station, by brute force.
     const sncf = readFileSync(join(REPO_ROOT, 'datasets/fr/stations/gares-de-voyageurs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(';'))
       .map(([name, , , pos]) => { const [lat, lng] = pos!.split(',').map(Number); return { name: name!, lat: lat!, lng: lng! }; });
@@ -130,12 +176,36 @@ describe('places and access in the reports of the three countries', () => {
     expect(data.access.nearest.station!.lines).toEqual(['A']);
   });
 
+  it('France: school, health and shop counts and the nearest school as a brute-force haversine over the BPE file', async () => {
+    const res = await get('/api/v1/fr/report?lat=48.8597&lng=2.36745&include=places,access');
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const bpe = bpePlaces().map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) }));
+    for (const g of ['health', 'shop'] as const) {
+      expect(data.places.counts[g], g).toBe(bpe.filter((p) => p.category.startsWith(`${g}.`) && p.d <= 1000).length);
+    }
+    // Schools: the BPE's and the directory's, a directory school within 50 m of a BPE row of its category served once with its name.
+    const directory = schoolsFile().map((p) => ({ ...p, d: haversine(48.8597, 2.36745, p.lat, p.lng) }));
+    const bpeSchools = bpe.filter((p) => p.category.startsWith('school.'));
+    const twins = directory.filter((s) => bpeSchools.some((b) => b.category === s.category && haversine(b.lat, b.lng, s.lat, s.lng) <= 50));
+    expect(twins.map((t) => t.name).sort()).toEqual(['Collège Béranger', 'Ecole primaire Abzac', 'Ecole élémentaire Vertbois']);
+    expect(data.places.counts.school).toBe([...bpeSchools, ...directory].filter((p) => p.d <= 1000).length - twins.filter((t) => t.d <= 1000).length);
+    const school = [...bpeSchools, ...directory].sort((a, b) => a.d - b.d)[0]!;
+    expect(data.access.nearest.school).toMatchObject({ category: school.category, distance_m: Math.round(school.d) });
+    expect(data.access.nearest.school!.name).toBe(twins.find((t) => t.category === school.category && haversine(t.lat, t.lng, school.lat, school.lng) <= 50)?.name ?? null);
+    // Fuel and charging stations within the radius, nearest first, as the files say.
+    const charging = chargingNear(48.8597, 2.36745), fuel = fuelNear(48.8597, 2.36745);
+    expect(data.access.charging_stations.map((p) => p.distance_m)).toEqual(charging.map(Math.round));
+    expect(data.access.fuel_stations.map((p) => p.distance_m)).toEqual(fuel.map(Math.round));
+    expect(fuel.length).toBeGreaterThan(0);
+    expect(data.places.status).toBe('ok');
+  });
+
   it('France: Paris Gare de Lyon, in SNCF\'s list and in the GTFS feed 90 m apart, is served once', async () => {
     const res = await get('/api/v1/fr/report?lat=48.8448&lng=2.3740&include=places,access&radius=500');
     const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
-    const lyon = data.places.items.filter((i) => /gare de lyon/i.test(i.name));
+    const lyon = data.places.items.filter((i) => /gare de lyon/i.test(i.name ?? ''));
     expect(lyon).toHaveLength(1);
-    expect(data.access.stations.filter((i) => /gare de lyon/i.test(i.name))).toHaveLength(1);
+    expect(data.access.stations.filter((i) => /gare de lyon/i.test(i.name ?? ''))).toHaveLength(1);
     // The RER line of the feed stays with the place kept.
     expect(lyon[0]!.lines).toEqual(['A']);
   });
@@ -147,6 +217,12 @@ describe('places and access in the reports of the three countries', () => {
     const brute = feedPlaces('ca', ['stm', 'exo']).map((p) => ({ ...p, d: haversine(45.52, -73.58, p.lat, p.lng) })).filter((p) => p.d <= 2000);
     expect(data.places.counts.transport).toBe(brute.length);
     expect(data.access.nearest.station!.name).toMatch(/^Gare /);
+    // Schools: the ministry's layer, one place per school and building teaching a level, by brute force.
+    const schools = (JSON.parse(readFileSync(join(REPO_ROOT, 'datasets/ca/schools/pps_public_ecole.geojson'), 'utf8')) as { features: { properties: Record<string, unknown>; geometry: { coordinates: [number, number] } }[] }).features
+      .filter((f) => caSchoolCategory(f.properties) !== null).map((f) => ({ name: f.properties.NOM_OFFCL_ORGNS as string, d: haversine(45.52, -73.58, f.geometry.coordinates[1], f.geometry.coordinates[0]) }))
+      .sort((a, b) => a.d - b.d);
+    expect(data.places.counts.school).toBe(schools.filter((x) => x.d <= 2000).length);
+    expect(data.access.nearest.school).toMatchObject({ name: schools[0]!.name, distance_m: Math.round(schools[0]!.d) });
   });
 });
 
