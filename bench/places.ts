@@ -15,6 +15,8 @@ import type { LocationRouteDeps } from '../api/location/domains/types.ts';
 import { POINT_COLUMNS } from '../schemas/tables/points.ts';
 import { recordPartition } from '../ingest/core/manifest.ts';
 import { registerIngestFunctions } from '../ingest/core/vector-functions.ts';
+import { partitionFile, partitionPath, tableDir, tableGlob } from '../schemas/tables/layout.ts';
+import { TABLE_SCHEMA_VERSION } from '../schemas/tables/manifest.ts';
 
 /**
  * Places and access at a national scale (issue 16): a generated France places table of `equipment`
@@ -54,7 +56,7 @@ async function generatePlaces(dataDir: string, equipment: number, stops: number)
   await c.run(`CREATE TABLE g AS SELECT i, (hash(i * 8) % ${slots.length})::INTEGER AS slot, ${u(1)} AS u1, ${u(2)} AS u2, ${u(3)} AS u3 FROM range(${n}) t(i)`);
   // Airports and motorway accesses spread wider around their area (sigma x 3).
   const kind = `CASE WHEN i < ${equipment} THEN 'e' WHEN i < ${equipment + stops} THEN 's' WHEN i < ${equipment + stops + 150} THEN 'a' ELSE 'h' END`;
-  await mkdir(join(dataDir, 'fr', 'places'), { recursive: true });
+  await mkdir(tableDir(dataDir, 'fr', 'places'), { recursive: true });
   await c.run(`COPY (WITH p AS (SELECT g.*, ${kind} AS kind, a.lat + sqrt(-2 * ln(u1)) * sin(2 * pi() * u2) * a.sigma * (CASE WHEN ${kind} IN ('a', 'h') THEN 3 ELSE 1 END) / 111.0 AS lat2,
       a.lng + sqrt(-2 * ln(u1)) * cos(2 * pi() * u2) * a.sigma * (CASE WHEN ${kind} IN ('a', 'h') THEN 3 ELSE 1 END) / (111.0 * cos(radians(a.lat))) AS lng2
       FROM g JOIN slots USING (slot) JOIN areas a USING (idx))
@@ -64,10 +66,10 @@ async function generatePlaces(dataDir: string, equipment: number, stops: number)
       CAST(CASE kind WHEN 'e' THEN '{"units":1,"types":["X"]}' WHEN 's' THEN '{"lines":[{"short_name":"' || (i % 97) || '","long_name":null,"mode":"bus","color":null}],"lines_published":true}' ELSE NULL END AS VARCHAR) AS attributes,
       CAST(CASE kind WHEN 'e' THEN 'fr.bpe' WHEN 's' THEN 'bench.gtfs' ELSE 'bench.osm' END AS VARCHAR) AS source
     FROM p WHERE h3_cell(lat2, lng2) IS NOT NULL ORDER BY cell)
-    TO '${join(dataDir, 'fr', 'places', 'bench.parquet')}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
-  const [[rows]] = (await (await c.run(`SELECT count(*)::INTEGER FROM '${join(dataDir, 'fr', 'places', 'bench.parquet')}'`)).getRows()) as [[number]];
+    TO '${partitionPath(dataDir, 'fr', 'places', 'bench')}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192)`);
+  const [[rows]] = (await (await c.run(`SELECT count(*)::INTEGER FROM '${partitionPath(dataDir, 'fr', 'places', 'bench')}'`)).getRows()) as [[number]];
   c.closeSync(); db.closeSync();
-  await recordPartition(dataDir, 'fr', { table: 'places', partition: 'bench', file: 'places/bench.parquet', job: 'bench', sources: [], rows, rejects: 0, rejects_file: null, imported_at: new Date().toISOString(), schema_version: 1, sha256: '' });
+  await recordPartition(dataDir, 'fr', { table: 'places', partition: 'bench', file: partitionFile('fr', 'places', 'bench'), job: 'bench', sources: [], rows, rejects: 0, rejects_file: null, imported_at: new Date().toISOString(), schema_version: TABLE_SCHEMA_VERSION, sha256: '' });
   return rows;
 }
 
@@ -76,7 +78,7 @@ async function loadPostgis(dataDir: string, url: string): Promise<{ load_s: numb
   const csv = join(dataDir, '..', 'places.csv');
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
-  await c.run(`COPY (SELECT id, category, name, longitude, latitude FROM '${join(dataDir, 'fr/places/*.parquet')}') TO '${csv}' (HEADER false)`);
+  await c.run(`COPY (SELECT id, category, name, longitude, latitude FROM '${tableGlob(dataDir, 'fr', 'places')}') TO '${csv}' (HEADER false)`);
   c.closeSync(); db.closeSync();
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -8,6 +8,7 @@ import { caSchoolsJob } from '../../../ingest/ca/schools.job.ts';
 import { caSchoolCategory } from '../../../ingest/ca/schools.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob } from '../../../schemas/tables/layout.ts';
 
 const SAMPLE = join(REPO_ROOT, 'datasets/ca/schools/pps_public_ecole.geojson');
 type Row = { id: string; name: string | null; latitude: number; longitude: number; category: string; attributes: string };
@@ -16,7 +17,7 @@ async function run(file: string) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-schools-')), 'data');
   const logs: string[] = [];
   const summary = await caSchoolsJob.run({ ...silentContext(dataDir), log: (l: string) => logs.push(l) }, ['--input', file]);
-  return { summary, rows: await duckRows<Row>(`SELECT * FROM '${dataDir}/ca/places/*.parquet' ORDER BY id`), log: logs.join('\n') };
+  return { summary, rows: await duckRows<Row>(`SELECT * FROM '${tableGlob(dataDir, 'ca', 'places')}' ORDER BY id`), log: logs.join('\n') };
 }
 
 describe('ca.schools', () => {

@@ -10,6 +10,7 @@ import { BPE_CATEGORIES } from '../../../ingest/fr/bpe.ts';
 import { PLACE_CATEGORY_CODES } from '../../../schemas/categories.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob } from '../../../schemas/tables/layout.ts';
 
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/bpe/bpe_ensemble_xy.csv');
 const HEADER = 'REG;DEP;DEPCOM;DCIRIS;AN;TYPEQU;LAMBERT_X;LAMBERT_Y;QUALITE_XY';
@@ -22,7 +23,7 @@ async function run(file = SAMPLE) {
   const summary = await bpeJob.run(ctx, ['--input', file]);
   return { dataDir, summary, logs };
 }
-const readRows = (dataDir: string) => duckRows<Row>(`SELECT * FROM '${dataDir}/fr/places/*.parquet' ORDER BY id`);
+const readRows = (dataDir: string) => duckRows<Row>(`SELECT * FROM '${tableGlob(dataDir, 'fr', 'places')}' ORDER BY id`);
 
 describe('fr.bpe', () => {
   it('maps only codes of the taxonomy', () => {

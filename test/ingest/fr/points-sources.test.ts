@@ -12,6 +12,7 @@ import { schoolsJob } from '../../../ingest/fr/schools.job.ts';
 import { stationsJob } from '../../../ingest/fr/stations.job.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
+import { tableGlob } from '../../../schemas/tables/layout.ts';
 
 // fr.schools, fr.charging, fr.fuel (and fr.stations' field-name export) on their samples, read back against the files themselves.
 type Row = { id: string; name: string | null; latitude: number; longitude: number; category: string; attributes: string; source: string };
@@ -20,7 +21,7 @@ async function run(job: Job, file: string) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-points-')), 'data');
   const logs: string[] = [];
   const summary = await job.run({ ...silentContext(dataDir), log: (l: string) => logs.push(l) }, ['--input', file]);
-  const rows = await duckRows<Row>(`SELECT * FROM '${dataDir}/fr/places/*.parquet' ORDER BY id`);
+  const rows = await duckRows<Row>(`SELECT * FROM '${tableGlob(dataDir, 'fr', 'places')}' ORDER BY id`);
   return { dataDir, summary, rows, log: logs.join('\n') };
 }
 const tmpFile = async (name: string, content: string | Buffer) => { const f = join(await mkdtemp(join(tmpdir(), 'lds-points-')), name); writeFileSync(f, content); return f; };
