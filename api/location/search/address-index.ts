@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { quotedString, type DuckDBValue } from '@duckdb/node-api';
+import { Binary, makeVector, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
 import type { Country } from '../../../schemas/common.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { haversineM, type OfficialAddress } from './official.ts';
@@ -54,7 +58,7 @@ const idsFor = (distinct: number, n: number): Ids => (distinct <= 65_536 ? new U
 interface Place { postcode: string | null; locality_code: string | null; locality_name: string; locality_key: string; source: string; variants: string[] }
 
 /** One Parquet file's addresses, sorted by cell. */
-interface Segment {
+export interface Segment {
   n: number; minCell: bigint; maxCell: bigint;
   cells: BigUint64Array;
   /** Fixed-point positions, or doubles when a value has more than 7 decimals. */
@@ -222,7 +226,7 @@ function decode(s: Segment, cold: ReturnType<typeof coldReader>, row: number): O
 }
 
 /** Index of the segments' files as given (the table's files). */
-export function addressIndexOfSegments(segments: Segment[]): AddressIndex {
+function addressIndexOfSegments(segments: Segment[]): AddressIndex {
   const readers = segments.map(coldReader);
   const size = segments.reduce((a, s) => a + s.n, 0);
   const bytes = segments.reduce((a, s) => a + segmentBytes(s), 0);
@@ -289,17 +293,148 @@ export function addressIndexOfSegments(segments: Segment[]): AddressIndex {
 
 const cmp = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-export async function buildAddressIndex(warehouse: Warehouse, country: Country, budget = ADDRESS_INDEX_BUDGET_BYTES): Promise<AddressIndex | null> {
+/**
+ * A built segment saved as Arrow IPC files (one per array group: rows, postings, groups, keys,
+ * streets, places, suffixes, cold blocks), keyed by its Parquet file's path, size and modification
+ * time: a restart, or a refresh that rewrote other partitions, loads the segment (the arrays are
+ * views of the file read, no per-row work) instead of rebuilding it from DuckDB. Written in a
+ * temporary folder renamed into place; a folder that cannot be written or read is rebuilt.
+ */
+const FORMAT = 'address-index-1';
+
+/** Where a table file's saved segments live: <dataDir>/.index/<country>/addresses/. */
+function segmentCacheDir(file: string): string {
+  const table = dirname(file), country = dirname(table);
+  return resolve(dirname(country), '.index', country.split(/[\\/]/).pop()!, 'addresses');
+}
+
+function segmentKey(file: string): string {
+  const st = statSync(file);
+  return createHash('sha256').update(`${FORMAT}\0${resolve(file)}\0${st.size}\0${st.mtimeMs}\0${st.ino}`).digest('hex').slice(0, 32);
+}
+
+const ipc = (cols: Record<string, Vector>) => tableToIPC(new Table(cols), 'file');
+const utf8 = (xs: (string | null)[]) => vectorFromArray(xs, new Utf8());
+
+export function saveSegment(s: Segment, dir: string): void {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const files: Record<string, Uint8Array> = {
+    rows: ipc({ cell: makeVector(s.cells), lat: makeVector(s.lat), lng: makeVector(s.lng), number: makeVector(s.numbers), rep: makeVector(s.reps), flags: makeVector(s.flags), street: makeVector(s.street), place: makeVector(s.place) }),
+    postings: ipc({ row: makeVector(s.postings) }),
+    groups: ipc({ place: makeVector(s.groupPlace), end: makeVector(s.groupEnd) }),
+    keys: ipc({ key: utf8(s.keys), start: makeVector(s.groupStart.subarray(0, s.keys.length)) }),
+    streets: ipc({ name: utf8(s.streetNames), key: utf8(s.streetKeys) }),
+    places: ipc({ postcode: utf8(s.places.map((p) => p.postcode)), code: utf8(s.places.map((p) => p.locality_code)), name: utf8(s.places.map((p) => p.locality_name)), key: utf8(s.places.map((p) => p.locality_key)), source: utf8(s.places.map((p) => p.source)) }),
+    reps: ipc({ rep: utf8(s.repNames) }),
+    blocks: ipc({ block: vectorFromArray(Array.from({ length: s.blockStart.length - 1 }, (_, b) => s.blocks.subarray(s.blockStart[b]!, s.blockStart[b + 1]!)), new Binary()) }),
+  };
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(join(tmp, `${name}.arrow`), bytes);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+}
+
+export function loadSegment(dir: string): Segment {
+  const read = (name: string) => tableFromIPC(readFileSync(join(dir, `${name}.arrow`)));
+  // One record batch per file: a column's values are one typed array (a view of the file read).
+  const values = <T extends { subarray(a: number, b: number): T }>(t: Table, col: string): T => {
+    const v = t.getChild(col)!;
+    if (v.data.length !== 1) throw new Error(`${dir}: ${col} is not one batch`);
+    return (v.data[0]!.values as unknown as T).subarray(0, v.length);
+  };
+  const strings = (t: Table, col: string) => t.getChild(col)!.toArray() as (string | null)[];
+  const rows = read('rows'), groups = read('groups'), keys = read('keys'), streets = read('streets'), places = read('places'), blocks = read('blocks');
+  const n = rows.numRows;
+  const cells = values<BigUint64Array>(rows, 'cell');
+  const lat = values<Int32Array | Float64Array>(rows, 'lat');
+  const groupEnd = values<Uint32Array>(groups, 'end');
+  const keyList = strings(keys, 'key') as string[];
+  const groupStart = new Uint32Array(keyList.length + 1);
+  groupStart.set(values<Uint32Array>(keys, 'start'));
+  groupStart[keyList.length] = groupEnd.length;
+  const block = blocks.getChild('block')!.data[0]!;
+  const offsets = (block.valueOffsets as Int32Array).subarray(0, blocks.numRows + 1);
+  const [pc, code, name, key, source] = ['postcode', 'code', 'name', 'key', 'source'].map((c) => strings(places, c));
+  return {
+    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng: values(rows, 'lng'), fixed: lat instanceof Int32Array,
+    numbers: values(rows, 'number'), reps: values(rows, 'rep'), flags: values(rows, 'flags'), street: values(rows, 'street'), place: values(rows, 'place'),
+    streetNames: strings(streets, 'name') as string[], streetKeys: strings(streets, 'key') as string[],
+    places: pc!.map((postcode, i) => ({ postcode, locality_code: code![i]!, locality_name: name![i]!, locality_key: key![i]!, source: source![i]!, variants: key![i]!.split('|') })),
+    repNames: strings(read('reps'), 'rep'), keys: keyList, groupStart, groupPlace: values(groups, 'place'), groupEnd, postings: values(read('postings'), 'row'),
+    blocks: Buffer.from(block.values.buffer, block.values.byteOffset, offsets[offsets.length - 1]!), blockStart: new Uint32Array(offsets),
+  };
+}
+
+/** A file's segment: loaded when saved for this very file, else built (and saved, when the folder can be written). */
+async function segmentOf(warehouse: Warehouse, file: string, persist: boolean, stats: BuildStats): Promise<Segment | null> {
+  const dir = persist ? join(segmentCacheDir(file), segmentKey(file)) : null;
+  if (dir) {
+    try { const t = performance.now(); const s = loadSegment(dir); stats.loaded++; stats.loadMs += performance.now() - t; return s; } catch { /* not saved yet, or unreadable: built below */ }
+  }
+  const t = performance.now();
+  const s = await buildSegment(warehouse, file);
+  stats.built++; stats.buildMs += performance.now() - t;
+  if (s && dir) {
+    try { const t2 = performance.now(); saveSegment(s, dir); stats.saveMs += performance.now() - t2; } catch { /* read-only data folder: rebuilt at each start */ }
+  }
+  return s;
+}
+
+export interface BuildStats { built: number; loaded: number; buildMs: number; loadMs: number; saveMs: number }
+
+/** Drops saved segments of files that are no longer the table's (rewritten or withdrawn partitions). */
+function pruneSaved(files: string[]): void {
+  const dirs = new Map<string, Set<string>>();
+  for (const f of files) {
+    const d = segmentCacheDir(f);
+    if (!dirs.has(d)) dirs.set(d, new Set());
+    try { dirs.get(d)!.add(segmentKey(f)); } catch { /* file gone */ }
+  }
+  for (const [d, keep] of dirs) {
+    try { for (const e of readdirSync(d)) if (!keep.has(e)) rmSync(join(d, e), { recursive: true, force: true }); } catch { /* nothing saved */ }
+  }
+}
+
+/**
+ * The country's index, one segment per file of the table. `persist`: segments saved beside the
+ * data (<dataDir>/.index) and loaded from there when their file is unchanged.
+ */
+export async function buildAddressIndex(warehouse: Warehouse, country: Country, budget = ADDRESS_INDEX_BUDGET_BYTES, persist = true, stats: BuildStats = { built: 0, loaded: 0, buildMs: 0, loadMs: 0, saveMs: 0 }): Promise<AddressIndex | null> {
   if (!warehouse.has(country, 'addresses')) return null;
   const [{ n } = { n: 0 }] = await warehouse.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${country}_addresses WHERE cell IS NOT NULL`);
   if (n * ESTIMATED_BYTES_PER_ADDRESS > budget) return null;
   const files = warehouse.filesWithCells(country, 'addresses', 0n, 2n ** 64n - 1n).sort();
   const segments: Segment[] = [];
-  for (const f of files) { const s = await buildSegment(warehouse, f); if (s) segments.push(s); }
+  for (const f of files) {
+    const s = await segmentOf(warehouse, f, persist, stats);
+    if (s) segments.push(s);
+    // Let requests through between segments (DuckDB answers them meanwhile).
+    await new Promise((r) => setImmediate(r));
+  }
+  if (persist) pruneSaved(files);
   return addressIndexOfSegments(segments);
 }
 
-const cache = indexCache<AddressIndex>('addresses', (warehouse, country) => buildAddressIndex(warehouse, country));
+let budgetBytes = ADDRESS_INDEX_BUDGET_BYTES;
+const lastStats = new Map<Country, BuildStats>();
+const build = (warehouse: Warehouse, country: Country) => {
+  const stats: BuildStats = { built: 0, loaded: 0, buildMs: 0, loadMs: 0, saveMs: 0 };
+  lastStats.set(country, stats);
+  return buildAddressIndex(warehouse, country, budgetBytes, true, stats);
+};
+let cache = indexCache<AddressIndex>('addresses', build);
+
+/** How the last index of a country was made: segments built from DuckDB or loaded from their saved files, and the time each took. */
+export function addressIndexStats(country: Country): BuildStats | undefined {
+  return lastStats.get(country);
+}
+
+/** Sets the memory budget per country (0: no index, DuckDB answers: the benchmark's baseline); indexes are rebuilt on next use. */
+export function setAddressIndexBudget(bytes: number): void {
+  budgetBytes = bytes;
+  cache = indexCache<AddressIndex>('addresses', build);
+}
 
 /** The address index of the warehouse's current files for a country, or null while it is built (the SQL path answers). */
 export function addressIndexOf(warehouse: Warehouse, country: Country): AddressIndex | null {

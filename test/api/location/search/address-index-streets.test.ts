@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { ingestNational } from '../../../../bench/national.ts';
 import { rng } from '../../../../bench/generate.ts';
 import type { Warehouse } from '../../../../api/core/warehouse.ts';
 import { openLocationWarehouse } from '../../../../api/location/warehouse.ts';
-import { buildAddressIndex, type AddressIndex } from '../../../../api/location/search/address-index.ts';
+import { buildAddressIndex, type AddressIndex, type BuildStats } from '../../../../api/location/search/address-index.ts';
 import { findStreet, nearestAddressSql, type OfficialAddress } from '../../../../api/location/search/official.ts';
 import { parseAddressQuery } from '../../../../api/location/address/index.ts';
 import { rangesAround } from '../../../../schemas/tables/cells.ts';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const ctx = { dataDir: join(root, 'data'), maxRejectShare: 0, now: () => new Date(), log: () => {}, progressOut: devNull };
   await ingestNational(ctx, join(root, 'work'), { fr: 30_000, ca: 4_000, be: 4_000 });
   warehouse = await openLocationWarehouse(join(root, 'data'));
-  for (const c of ['fr', 'ca', 'be'] as const) indexes.set(c, (await buildAddressIndex(warehouse, c))!);
+  for (const c of ['fr', 'ca', 'be'] as const) indexes.set(c, (await buildAddressIndex(warehouse, c, undefined, false))!);
 }, 180_000);
 afterAll(async () => { warehouse?.close(); await rm(root, { recursive: true, force: true }); });
 
@@ -82,6 +83,27 @@ describe('address index: street search', () => {
       expect(found).toBeGreaterThan(300);
     }, 120_000);
   }
+
+  it('is saved as Arrow IPC files beside the data and loaded at the next start, with the same answers', async () => {
+    const stats = (): BuildStats => ({ built: 0, loaded: 0, buildMs: 0, loadMs: 0, saveMs: 0 });
+    for (const country of ['fr', 'be'] as const) {
+      const first = stats(), second = stats();
+      const built = (await buildAddressIndex(warehouse, country, undefined, true, first))!;
+      expect(first.loaded).toBe(0);
+      expect(first.built).toBeGreaterThan(0);
+      // A new process would find them: the same files give the saved segments.
+      const loaded = (await buildAddressIndex(warehouse, country, undefined, true, second))!;
+      expect(second).toMatchObject({ built: 0, loaded: first.built });
+      expect(loaded.size).toBe(built.size);
+      for (const r of await sample(country, 40, 9)) {
+        const ranges = rangesAround(r.latitude, r.longitude, 10, 1);
+        expect(loaded.nearest(r.latitude, r.longitude, ranges, 25)).toEqual(built.nearest(r.latitude, r.longitude, ranges, 25));
+        const q = parseAddressQuery(r.label, { country });
+        expect(await findStreet(warehouse, country, q, {}, loaded)).toEqual(await findStreet(warehouse, country, q, {}, built));
+      }
+    }
+    expect(readdirSync(join(root, 'data/.index/fr/addresses')).length).toBe(95);
+  }, 120_000);
 
   it('holds an address in a few tens of bytes', () => {
     for (const [c, index] of indexes) expect(index.bytes / index.size, c).toBeLessThan(80);
