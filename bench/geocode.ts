@@ -6,6 +6,7 @@ import { ingestNational, nationalSizes } from './national.ts';
 import { addressIndexReady, addressIndexStats, buildAddressIndex, setAddressIndexBudget, ADDRESS_INDEX_BUDGET_BYTES, type BuildStats } from '../api/location/search/address-index.ts';
 import { rng } from './generate.ts';
 import type { Country } from '../schemas/common.ts';
+import { isInCountry } from '../api/location/coverage/index.ts';
 
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -29,7 +30,9 @@ export async function benchGeocode(addresses: number, queries: number, concurren
   setAddressIndexBudget(0);
   const { app, key, sql, warehouse } = await benchApp(dataDir);
   const rand = rng(17);
-  const rows = await warehouse.query<{ label: string; latitude: number; longitude: number }>(`SELECT label, latitude, longitude FROM fr_addresses USING SAMPLE ${queries} ROWS (reservoir, 7)`);
+  // Addresses of coastal communes may lie off the coverage outline: positions are drawn on land.
+  const rows = (await warehouse.query<{ label: string; latitude: number; longitude: number }>(`SELECT label, latitude, longitude FROM fr_addresses USING SAMPLE ${queries * 2} ROWS (reservoir, 7)`))
+    .filter((r) => isInCountry('fr', r.longitude - 0.0004, r.latitude - 0.0003) && isInCountry('fr', r.longitude + 0.0004, r.latitude + 0.0003)).slice(0, queries);
   // Positions near addresses (within about 30 m), so that the nearest address is searched for real.
   const positions = rows.map((r) => `/api/v1/fr/location?lat=${(r.latitude + (rand() - 0.5) * 0.0005).toFixed(6)}&lng=${(r.longitude + (rand() - 0.5) * 0.0007).toFixed(6)}`);
   const labels = rows.map((r) => `/api/v1/fr/location?address=${encodeURIComponent(r.label)}`);

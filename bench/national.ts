@@ -8,6 +8,7 @@ import { ingestBanFile } from '../ingest/fr/ban.ts';
 import { ingestAdressesQuebec } from '../ingest/ca/adresses-quebec.ts';
 import { ingestBestFile } from '../ingest/be/best.ts';
 import type { JobContext } from '../ingest/core/job.ts';
+import { isInCountry } from '../api/location/coverage/index.ts';
 
 /**
  * National-scale address files for benchmarks, in the producers' own layouts (BAN CSV per
@@ -96,7 +97,7 @@ function* numbersOf(rand: () => number, k: number): Generator<{ n: number; rep: 
 
 interface Commune { code: string; name: string; postcode: string; lng: number; lat: number; addresses: number }
 
-/** France: BAN files adresses-<dept>.csv in `dir`; returns their paths. */
+/** France: one BAN file (adresses-france.csv, every department) in `dir`; returns its path. */
 export async function writeFranceLike(dir: string, addresses: number): Promise<string[]> {
   const rand = rng(2654435761);
   const communes = Math.max(10, Math.min(35_000, Math.floor(addresses / 30)));
@@ -108,8 +109,14 @@ export async function writeFranceLike(dir: string, addresses: number): Promise<s
     const d = depts[r % depts.length]!, di = depts.indexOf(d);
     const list = byDept.get(d)!;
     const cx = di % 10, cy = Math.floor(di / 10);
-    const lng = METRO[0] + (cx + rand()) * (METRO[2] - METRO[0]) / 10;
-    const lat = METRO[1] + (cy + rand()) * (METRO[3] - METRO[1]) / 10;
+    // A commune's centre on land: in its department's square when it has land, else anywhere in France.
+    let lng = 0, lat = 0;
+    for (let tries = 0; ; tries++) {
+      const inSquare = tries < 30;
+      lng = METRO[0] + (inSquare ? (cx + rand()) / 10 : rand()) * (METRO[2] - METRO[0]);
+      lat = METRO[1] + (inSquare ? (cy + rand()) / 10 : rand()) * (METRO[3] - METRO[1]);
+      if (isInCountry('fr', lng, lat)) break;
+    }
     const code = `${d}${String(list.length + 1).padStart(3, '0')}`;
     // Heads x tails gives fewer names than communes: the same name in several departments, as in France.
     const name = `${COMMUNE_HEADS[(r * 7) % COMMUNE_HEADS.length]}${COMMUNE_TAILS[Math.floor(r / COMMUNE_HEADS.length) % COMMUNE_TAILS.length]}`;
@@ -119,16 +126,17 @@ export async function writeFranceLike(dir: string, addresses: number): Promise<s
   for (const [d, list] of byDept) {
     let pc = 0, inGroup = 0;
     for (const c of list) {
-      if (c.addresses > 3000 || inGroup >= 1 + Math.floor(rand() * 6)) { pc += 10; inGroup = 0; }
+      if (c.addresses > 3000 || inGroup >= 1 + Math.floor(rand() * 6)) { pc++; inGroup = 0; }
       c.postcode = `${d}${String(pc).padStart(3, '0')}`;
       inGroup++;
     }
   }
   await mkdir(dir, { recursive: true });
-  const paths: string[] = [];
-  for (const [d, list] of byDept) {
-    const path = join(dir, `adresses-${d}.csv`);
-    const out = csvOut(path, BAN_HEADER, ';');
+  // One national file, as the BAN also publishes it (adresses-france.csv): fr.ban writes one
+  // partition per department from the rows, and one job run saves 95 runs' fixed costs.
+  const path = join(dir, 'adresses-france.csv');
+  const out = csvOut(path, BAN_HEADER, ';');
+  for (const [, list] of byDept) {
     for (const c of list) {
       let left = c.addresses, s = 0;
       const radius = 0.004 + 0.03 * Math.sqrt(c.addresses / 50_000);
@@ -158,10 +166,9 @@ export async function writeFranceLike(dir: string, addresses: number): Promise<s
         s++;
       }
     }
-    await out.close();
-    paths.push(path);
   }
-  return paths;
+  await out.close();
+  return [path];
 }
 
 const QC_FR_GENERICS = ['rue', 'rue', 'avenue', 'boulevard', 'chemin', 'rang', 'montée', 'place', 'croissant'];
@@ -187,7 +194,8 @@ export async function writeQuebecLike(dir: string, addresses: number): Promise<s
     const name = `${QC_TOWNS[m % QC_TOWNS.length]}${m >= QC_TOWNS.length ? ` ${Math.floor(m / QC_TOWNS.length) + 1}` : ''}`;
     // English-speaking municipalities (one in six) name their streets the English way.
     const english = m % 6 === 5;
-    const lng = -79 + rand() * 14, lat = 45.1 + rand() * 3.5;
+    let lng = 0, lat = 0;
+    do { lng = -79 + rand() * 14; lat = 45.1 + rand() * 3.5; } while (!isInCountry('ca', lng, lat));
     const fsa = `${letters[m % letters.length]}${m % 10}${letters[(m * 7) % letters.length]}`;
     let left = sizes[m]!, s = 0;
     const radius = 0.01 + 0.05 * Math.sqrt(sizes[m]! / 50_000);
@@ -239,8 +247,11 @@ export async function writeBelgiumLike(dir: string, addresses: number): Promise<
     const suffix = m >= BE_TOWNS.length ? ` ${Math.floor(m / BE_TOWNS.length) + 1}` : '';
     const nis = String(region === 'BE-BRU' ? 21001 + m : region === 'BE-VLG' ? 11001 + m * 7 : 51001 + m * 7).slice(0, 5);
     const postcode = String(region === 'BE-BRU' ? 1000 + (m % 200) : region === 'BE-VLG' ? 2000 + (m * 3) % 2000 : 5000 + (m * 3) % 2000);
-    const lng = region === 'BE-BRU' ? 4.30 + rand() * 0.12 : 2.6 + rand() * 3.6;
-    const lat = region === 'BE-BRU' ? 50.80 + rand() * 0.08 : region === 'BE-VLG' ? 50.8 + rand() * 0.6 : 49.6 + rand() * 1.0;
+    let lng = 0, lat = 0;
+    do {
+      lng = region === 'BE-BRU' ? 4.30 + rand() * 0.12 : 2.6 + rand() * 3.6;
+      lat = region === 'BE-BRU' ? 50.80 + rand() * 0.08 : region === 'BE-VLG' ? 50.8 + rand() * 0.6 : 49.6 + rand() * 1.0;
+    } while (!isInCountry('be', lng, lat));
     // Municipality names in French and Dutch everywhere (BeST publishes both), German too in the German-speaking ones.
     const names = { fr: `${fr}${suffix}`, nl: `${nl}${suffix}`, de: german ? `${de}${suffix}` : '' };
     let left = sizes[m]!, s = 0;

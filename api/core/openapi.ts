@@ -65,13 +65,14 @@ export function openApiDocument(routes: AnyRoute[], info: { version: string }, p
     const url = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params)];
     const responses: Record<string, unknown> = {
-      200: { description: 'success', content: jsonContent(r.response) },
+      200: { description: 'success', content: r.responseContentType ? { [r.responseContentType]: { schema: { type: 'string' } } } : jsonContent(r.response) },
       ...errorResponses(r.errors, (c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS], 'ErrorBody'),
     };
     paths[url] ??= {};
     paths[url]![r.method.toLowerCase()] = {
       operationId: operationIdOf(r.method, url), summary: r.summary, description: r.description, tags: r.tags, parameters,
       security: r.policy.auth ? [{ apiKey: [] }] : [], responses,
+      ...(r.body ? { requestBody: { required: true, description: r.body.description, content: { [r.body.contentType]: { schema: { type: 'string' } } } } } : {}),
     };
   }
   for (const part of parts) Object.assign(paths, part.paths);

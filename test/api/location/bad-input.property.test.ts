@@ -24,6 +24,8 @@ const ROUTES = [
   '/api/v1/fr/market', '/api/v1/fr/market/sales', '/api/v1/fr/catalog/fields', '/api/v1/be/catalog/domains',
   '/api/v1/location', '/api/v1/catalog/coverage',
 ];
+/** The batch routes (POST, a CSV body): issue 18. */
+const BATCH_ROUTES = ['/api/v1/fr/location/csv', '/api/v1/be/location/csv', '/api/v1/ca/location/reverse/csv', '/api/v1/fr/location/reverse/csv'];
 const PARAMS = ['lat', 'lng', 'address', 'locale', 'include', 'property_id', 'property_type', 'radius', 'page', 'per_page', 'country', 'geometry', 'category', 'x'];
 
 /** Values a careless or hostile client sends. */
@@ -68,6 +70,21 @@ describe('location routes under hostile input', () => {
       if (res.statusCode >= 400) expect(ErrorBody.safeParse(res.json()).success, res.body.slice(0, 300)).toBe(true);
     }), { numRuns: RUNS, seed: SEED });
     expect(requests).toBe(RUNS);
+  });
+
+  it('answer hostile CSV bodies and column parameters on the batch routes below 500, with the spec error body', async () => {
+    // A CSV whose cells and header are hostile values, sent with hostile column parameters and media types.
+    const cell = hostile.map((v) => (/[",;\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v));
+    const csv = fc.tuple(fc.array(cell, { minLength: 0, maxLength: 4 }), fc.array(fc.array(cell, { maxLength: 5 }), { maxLength: 6 }), fc.constantFrom(',', ';', '\t'), fc.constantFrom('\n', '\r\n'))
+      .map(([head, rows, sep, eol]) => [head, ...rows].map((r) => r.join(sep)).join(eol));
+    const params = fc.array(fc.tuple(fc.constantFrom('columns', 'postcode', 'citycode', 'lat_column', 'lng_column', 'locale', 'x'), fc.oneof(hostile, fc.constantFrom('a', 'b', 'lat', 'lng', 'a,b'))), { maxLength: 4 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeAny(v)}`).join('&'));
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...BATCH_ROUTES), params, csv, fc.constantFrom('text/csv', 'text/plain', 'application/json', 'text/csv; charset=latin1', 'multipart/form-data'), async (route, q, body, type) => {
+      const res = await t.app.inject({ method: 'POST', url: `${route}?${q}`, payload: body, headers: { authorization: `Bearer ${t.key}`, 'content-type': type } });
+      expect(res.statusCode, `${route}?${q} ${JSON.stringify(body).slice(0, 200)} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+      expect(res.body).not.toContain(t.key);
+      if (res.statusCode >= 400) expect(ErrorBody.safeParse(res.json()).success, res.body.slice(0, 300)).toBe(true);
+    }), { numRuns: RUNS, seed: SEED });
   });
 
   it('answer path segments of any shape on the zone routes below 500', async () => {
