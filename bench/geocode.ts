@@ -38,21 +38,24 @@ export async function benchGeocode(addresses: number, queries: number, concurren
   const labels = rows.map((r) => `/api/v1/fr/location?address=${encodeURIComponent(r.label)}`);
   const one = async (url: string) => {
     const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+    // Not found is an answer (counted); any other failure stops the bench.
+    if (res.statusCode === 404) return { location: { precision: 'not_found' } };
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     return (JSON.parse(res.body) as { data: { location: { precision: string } } }).data;
   };
   const run = async (urls: string[]) => {
     const lat: number[] = [];
-    let exact = 0;
+    let exact = 0, notFound = 0;
     const t0 = performance.now();
     for (const url of urls) {
       const t = performance.now();
-      if ((await one(url)).location.precision === 'address') exact++;
+      const p = (await one(url)).location.precision;
+      if (p === 'address') exact++; else if (p === 'not_found') notFound++;
       lat.push(performance.now() - t);
     }
     const total = (performance.now() - t0) / 1000;
     lat.sort((a, b) => a - b);
-    return { queries: urls.length, per_s: Math.round(urls.length / total), p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2), at_address: exact };
+    return { queries: urls.length, per_s: Math.round(urls.length / total), p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2), at_address: exact, not_found: notFound };
   };
   const concurrent = async (urls: string[]) => {
     let next = 0;

@@ -26,8 +26,8 @@ const QC_LAMBERT = '+proj=lcc +lat_0=44 +lon_0=-68.5 +lat_1=60 +lat_2=46 +x_0=0 
 const toL93 = proj4('EPSG:4326', L93);
 const toQc = proj4('EPSG:4326', QC_LAMBERT);
 
-const FR_TYPES = ['Rue', 'Rue', 'Rue', 'Rue', 'Avenue', 'Chemin', 'Route', 'Impasse', 'Allée', 'Place', 'Boulevard', 'Rue', 'Chemin', 'Impasse', 'Quai', 'Passage', 'Square', 'Cours', 'Sentier', 'Résidence'];
-/** Most common first: street j of every commune draws from the start of the list, so small communes share names. */
+const FR_TYPES = ['Rue', 'Chemin', 'Avenue', 'Route', 'Impasse', 'Allée', 'Place', 'Boulevard', 'Quai', 'Passage', 'Square', 'Cours', 'Sentier', 'Résidence'];
+/** Most common first: street j of every commune takes name j, so small communes share names. */
 const FR_NAMES = ["de l'Église", 'de la Mairie', 'de la Gare', 'du Moulin', 'de la République', 'Victor Hugo', 'des Écoles', 'du Château', 'Pasteur', 'Jean Jaurès',
   'du Stade', 'de la Fontaine', 'du Général de Gaulle', 'des Lilas', 'Jules Ferry', 'de la Libération', 'du Lavoir', 'des Acacias', 'Gambetta', 'de Verdun',
   'du 8 Mai 1945', 'du 11 Novembre', 'des Tilleuls', 'de la Paix', 'Voltaire', 'des Roses', 'du Puits', 'de la Forêt', 'Émile Zola', 'Jean Moulin',
@@ -145,10 +145,11 @@ export async function writeFranceLike(dir: string, addresses: number): Promise<s
         left -= k;
         // A few streets of a small commune are lieux-dits (no street type, nom_ld filled).
         const lieuDit = c.addresses < 2000 && rand() < 0.08;
-        const t = FR_TYPES[s % FR_TYPES.length]!;
-        const base = FR_NAMES[Math.floor(s / 3) % FR_NAMES.length]!;
-        const q = FR_QUALIFIERS[Math.floor(s / (3 * FR_NAMES.length)) % FR_QUALIFIERS.length]!;
-        const round = Math.floor(s / (3 * FR_NAMES.length * FR_QUALIFIERS.length));
+        // Names unique within a commune: the most common names first, the types in turn, then qualifiers.
+        const base = FR_NAMES[s % FR_NAMES.length]!;
+        const t = FR_TYPES[Math.floor(s / FR_NAMES.length) % FR_TYPES.length]!;
+        const q = FR_QUALIFIERS[Math.floor(s / (FR_NAMES.length * FR_TYPES.length)) % FR_QUALIFIERS.length]!;
+        const round = Math.floor(s / (FR_NAMES.length * FR_TYPES.length * FR_QUALIFIERS.length));
         const voie = lieuDit ? `${LIEUX_DITS[s % LIEUX_DITS.length]}${s >= LIEUX_DITS.length ? ` ${Math.floor(s / LIEUX_DITS.length) + 1}` : ''}`
           : `${t} ${base}${q}${round ? ` ${round + 1}` : ''}`;
         const fantoir = lieuDit ? `B${s.toString(36).padStart(3, '0')}` : s.toString(36).padStart(4, '0');
