@@ -20,6 +20,7 @@ import { createCredentialRepository } from './listing/credentials.ts';
 import { createListingStore } from './listing/store/index.ts';
 import { createMarketplaceJobs } from './marketplace/jobs.ts';
 import { purgeExpiredPayloads } from './signin/adapter.ts';
+import { locationReady } from './location/ready.ts';
 
 /**
  * A sandbox key for local use, kept in DATA_DIR so each start prints the same one. Only for
@@ -60,9 +61,16 @@ async function main(): Promise<void> {
     purgeExpiredPayloads(sql).catch((err: unknown) => app.log.error({ err }, 'sign-in purge failed'));
   }, 3600_000);
   purge.unref();
+  // The in-memory indexes (addresses, zones, sales) are built in the background from the start.
+  void locationReady(warehouse);
   // Tables published by an ingest while the server runs are picked up within a few seconds.
   const watch = setInterval(() => {
-    warehouse.refreshIfChanged().then((changed) => { if (changed) app.log.info('new tables published: warehouse refreshed'); }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
+    warehouse.refreshIfChanged().then((changed) => {
+      if (!changed) return;
+      app.log.info('new tables published: warehouse refreshed');
+      // The in-memory indexes of the new files are built now, in the background (DuckDB answers meanwhile).
+      void locationReady(warehouse);
+    }, (err) => app.log.error({ err }, 'warehouse refresh failed'));
   }, 5000);
   watch.unref();
   // Marketplace renewals and webhook deliveries run in the server (intervals in Configuration).

@@ -18,6 +18,7 @@ import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
 import { benchPlaces } from './places.ts';
+import { benchGeocode } from './geocode.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -131,6 +132,7 @@ async function benchMemory(sizes: number[]) {
 // npm run bench -- [all|ingest|lookups|memory|dvf|zones] [--rows N] [--rounds N] [--queries N]
 // zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N]
 // buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N]
+// geocode: [--addresses N] (France-like; Quebec and Belgium beside it at 4/26 and 6/26) [--queries N] [--concurrency N]
 // dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
 const what = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -153,4 +155,6 @@ if (what === 'all' || what === 'places') {
   const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.BENCH_PLACES_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_places';
   results.places = await benchPlaces(opt('equipment', 2_500_000), opt('stops', 500_000), opt('queries', 1_000), postgis);
 }
+// Not in `all`: national scale takes long and most of the machine's memory.
+if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s));
 console.log(JSON.stringify(results, null, 2));

@@ -24,6 +24,9 @@ export function installErrorHandlers(app: FastifyInstance, clock: Clock): void {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) return sendError(request, reply, clock, err);
     const fe = err as FastifyError;
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(request, reply, clock, new ApiError('invalid_parameter', 'the request body is larger than this route accepts', { parameter: 'body', value: null }));
+    }
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (fe.statusCode === 400 && fe.code?.startsWith('FST_ERR_CTP'))) {
       return sendError(request, reply, clock, new ApiError('invalid_parameter', 'the request body cannot be read', { parameter: 'body', value: null }));
     }

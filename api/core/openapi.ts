@@ -173,13 +173,14 @@ export function openApiDocument(routes: AnyRoute[], info: { version: string }, p
     const operationId = operationIdOf(r.method, url);
     const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params)];
     const responses: Record<string, unknown> = {
-      200: { description: 'success', content: components.content(r.response, responseNameOf(operationId), examples[`${r.method} ${url}`]) },
+      200: { description: 'success', content: r.responseContentType ? { [r.responseContentType]: { schema: { type: 'string' } } } : components.content(r.response, responseNameOf(operationId), examples[`${r.method} ${url}`]) },
       ...errorResponses(r.errors, (c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS], 'ErrorBody'),
     };
     paths[url] ??= {};
     paths[url]![r.method.toLowerCase()] = {
       operationId, summary: r.summary, description: r.description, tags: r.tags, parameters,
       security: r.policy.auth ? [{ apiKey: [] }] : [], responses,
+      ...(r.body ? { requestBody: { required: true, description: r.body.description, content: { [r.body.contentType]: { schema: { type: 'string' } } } } } : {}),
     };
   }
   const built = parts.map((part) => part(components));

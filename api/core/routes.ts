@@ -14,6 +14,10 @@ export interface RouteSpec<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   query?: Q;
   params?: P;
   response: R;
+  /** A request body other than JSON (the batch routes' CSV): its media type, for the OpenAPI document. */
+  body?: { contentType: string; description: string };
+  /** The success answer's media type when it is not JSON (its schema is then a string). */
+  responseContentType?: string;
   errors: ErrorCode[];
   policy: RoutePolicy;
   handler: (ctx: { request: FastifyRequest; reply: FastifyReply; query: z.infer<Q>; params: z.infer<P> }) => Promise<z.infer<R> | FastifyReply>;

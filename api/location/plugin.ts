@@ -7,6 +7,7 @@ import type { LocationRouteDeps } from './domains/types.ts';
 import { reportRoute } from './report.ts';
 import { variantRoutes } from './variant/routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
+import { batchRoutes, registerCsvBody } from './batch/routes.ts';
 
 export interface LocationPluginOptions extends LocationRouteDeps {
   /** Receives each route's description, from which the OpenAPI document is generated. */
@@ -20,12 +21,14 @@ export interface LocationPluginOptions extends LocationRouteDeps {
  * the parent; nothing here leaks to the other modules.
  */
 export const locationPlugin: FastifyPluginAsync<LocationPluginOptions> = async (app, { routes, ...deps }) => {
+  registerCsvBody(app);
   for (const country of COUNTRIES) {
     const own = [
       ...DOMAIN_MODULES.flatMap((m) => m.routes?.[country]?.(deps) ?? []),
       reportRoute(country, deps),
       ...catalogRoutes(country, deps),
       ...zoneRoutes(country, deps),
+      ...batchRoutes(country, deps),
     ];
     for (const route of own) registerRoute(app, route, routes);
   }

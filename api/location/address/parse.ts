@@ -197,9 +197,11 @@ export function parseAddressQuery(q: string, opts: ParseOptions = {}): ParsedAdd
     const after = toks.slice(pc.start + pc.len);
     toks = toks.slice(0, pc.start);
     // Words after the postcode are the city ("75003 Paris"), unless they look
-    // like a street (postcode first: "75003, 12 rue de Bretagne").
+    // like a street (postcode first: "75003, 12 rue de Bretagne"). A street before the postcode
+    // settles it: what follows is the city, even one named like a street ("73000 Pont-les-Bains").
     const afterWords = after.map((x) => x.t);
-    if (afterWords.length && !looksLikeStreet(afterWords)) cityTokens = afterWords;
+    const streetBefore = toks.length > 0 && looksLikeStreet(toks.map((x) => x.t));
+    if (afterWords.length && (streetBefore || !looksLikeStreet(afterWords))) cityTokens = afterWords;
     else toks = toks.concat(after);
   }
 

@@ -1,98 +1,440 @@
-import type { DuckDBValue } from '@duckdb/node-api';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { quotedString, type DuckDBValue } from '@duckdb/node-api';
+import { Binary, makeVector, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
 import type { Country } from '../../../schemas/common.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { haversineM, type OfficialAddress } from './official.ts';
 import { indexCache, lowerBound } from './warehouse-index.ts';
 
 /**
- * In-process index of a country's official addresses, for the reverse search of a position
- * (nearestAddress): cells, positions and the fields served, as typed arrays and one UTF-8 text
- * in cell order, so the nearest address is a few binary searches and a distance per candidate
- * instead of a DuckDB read of Parquet row groups. The answer is the SQL path's: same candidate
- * ranges, same distance function, same tie-breaking (distance, then id).
+ * Compact in-process index of a country's official addresses, for both searches: the nearest
+ * address of a position (cells, positions) and the addresses of a street (street keys). One
+ * segment per Parquet file of the table (a department, a region), each sorted by cell.
  *
- * Memory per address: 8 (cell) + 8 + 8 (latitude, longitude) + 4 (number) + 2 (null flags)
- * + 4 (text offset) = 34 bytes, plus the text "id NUL rep NUL street ..." (100 to 200 bytes).
+ * Per address, hot (typed arrays): cell 8 B, latitude and longitude as integers of 1e-7 degree
+ * 8 B (the producers publish at most 7 decimals; a segment with other values keeps doubles),
+ * number 4 B, suffix 1 B, street and place as ids into the segment's dictionaries 2 or 4 B each,
+ * flags 1 B, and the row in its street key's posting list 4 B (twice for a Belgian address whose
+ * street has two languages). Cold (read only to serve an answer): id, label (when it is not the
+ * one derived from the other fields) and parcels, deflated in blocks of 64 rows. The served text
+ * is read by id from the dictionaries (street name and key; postcode, commune code, name and key,
+ * source). The answers are the SQL path's (official.ts): same candidates, same order.
  */
 export interface AddressIndex {
   readonly size: number;
-  /** Bytes held by the arrays. */
+  /** Bytes held by the arrays, dictionaries and cold blocks. */
   readonly bytes: number;
   nearest(lat: number, lng: number, ranges: [bigint, bigint][], maxM: number): (OfficialAddress & { distance_m: number }) | null;
+  /**
+   * The streets of a key (one entry per locality variant and code, as the `streets` memory
+   * table groups them), those whose locality `accept` keeps, ordered by locality key then code.
+   */
+  streets(key: string, accept: (localityKey: string, localityCode: string | null) => boolean): IndexedStreet[];
+}
+
+export interface IndexedStreet {
+  street_key: string;
+  locality_key: string;
+  locality_code: string | null;
+  postcodes: string[] | null;
+  /** The addresses of the street in that locality, the locality key set to the variant that matched. */
+  rows(): OfficialAddress[];
 }
 
 /** Default memory budget per country: above it the index is not built and lookups stay on DuckDB. */
-export const ADDRESS_INDEX_BUDGET_BYTES = 2 ** 30;
-const FIXED_BYTES = 34;
-/** Text fields in their order in the text; a set bit of `nulls` marks a null one. */
-const TEXT = ['id', 'rep', 'street', 'postcode', 'locality_code', 'locality_name', 'label', 'parcels', 'locality_key', 'source'] as const;
-const NULL_NUMBER = 1 << TEXT.length;
+export const ADDRESS_INDEX_BUDGET_BYTES = 1.5 * 2 ** 30;
+/** Estimated bytes per address (hot arrays, postings, cold blocks), for the budget check before a build. */
+export const ESTIMATED_BYTES_PER_ADDRESS = 40;
+const BLOCK = 64;
+const NULL_NUMBER = 1, NULL_PARCELS = 2, DERIVED_LABEL = 4;
+const FIXED = 1e7;
 
-export async function buildAddressIndex(warehouse: Warehouse, country: Country, budget = ADDRESS_INDEX_BUDGET_BYTES): Promise<AddressIndex | null> {
-  if (!warehouse.has(country, 'addresses')) return null;
-  const view = `${country}_addresses`;
-  const where = 'cell IS NOT NULL';
-  const [sizes] = await warehouse.query<{ n: number; text: number | null }>(
-    `SELECT count(*)::DOUBLE AS n, sum(${TEXT.map((f) => `coalesce(strlen(${f}), 0)`).join(' + ')} + ${TEXT.length - 1})::DOUBLE AS text FROM ${view} WHERE ${where}`);
-  const n = sizes!.n, textBytes = sizes!.text ?? 0;
-  const bytes = n * FIXED_BYTES + 4 + textBytes;
-  if (bytes > budget || textBytes >= 2 ** 32) return null;
-  const cells = new BigUint64Array(n), lats = new Float64Array(n), lngs = new Float64Array(n);
-  const numbers = new Int32Array(n), nulls = new Uint16Array(n), textStart = new Uint32Array(n + 1);
-  const text = Buffer.allocUnsafe(textBytes);
-  let row = 0, at = 0;
-  await warehouse.scan(`SELECT cell, latitude, longitude, number, ${TEXT.join(', ')} FROM ${view} WHERE ${where} ORDER BY cell`, (c: DuckDBValue[][]) => {
+type Ids = Uint16Array | Uint32Array;
+const idsFor = (distinct: number, n: number): Ids => (distinct <= 65_536 ? new Uint16Array(n) : new Uint32Array(n));
+
+interface Place { postcode: string | null; locality_code: string | null; locality_name: string; locality_key: string; source: string; variants: string[] }
+
+/** One Parquet file's addresses, sorted by cell. */
+export interface Segment {
+  n: number; minCell: bigint; maxCell: bigint;
+  cells: BigUint64Array;
+  /** Fixed-point positions, or doubles when a value has more than 7 decimals. */
+  lat: Int32Array | Float64Array; lng: Int32Array | Float64Array; fixed: boolean;
+  numbers: Int32Array; reps: Uint8Array; flags: Uint8Array;
+  street: Ids; place: Ids;
+  streetNames: string[]; streetKeys: string[]; places: Place[]; repNames: (string | null)[];
+  /** Key variants, sorted; groups of a key are [groupStart[k], groupStart[k+1]); a group is a place's rows in `postings` [groupEnd[g-1], groupEnd[g]). */
+  keys: string[]; groupStart: Uint32Array; groupPlace: Uint32Array; groupEnd: Uint32Array; postings: Uint32Array;
+  blocks: Buffer; blockStart: Uint32Array;
+}
+
+/** The label the jobs derive (`concat_ws(' ', number || ' ' || rep, street, postcode, locality_name)`), null-skipping as concat_ws does. */
+function derivedLabel(number: number | null, rep: string | null, street: string, postcode: string | null, localityName: string): string {
+  const parts: string[] = [];
+  if (number !== null) parts.push(rep === null ? String(number) : `${number} ${rep}`);
+  parts.push(street);
+  if (postcode !== null) parts.push(postcode);
+  parts.push(localityName);
+  return parts.join(' ');
+}
+
+const COLUMNS = 'cell, latitude, longitude, number, rep, street, street_key, postcode, locality_code, locality_name, locality_key, source, id, label, parcels';
+
+async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment | null> {
+  const [{ n } = { n: 0 }] = await warehouse.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM read_parquet(${quotedString(file)}) WHERE cell IS NOT NULL`);
+  if (n === 0) return null;
+  const cells = new BigUint64Array(n);
+  let lat: Int32Array | Float64Array = new Int32Array(n), lng: Int32Array | Float64Array = new Int32Array(n);
+  const latD = new Float64Array(n), lngD = new Float64Array(n);
+  let fixed = true;
+  const numbers = new Int32Array(n), reps = new Uint8Array(n), flags = new Uint8Array(n);
+  const streetOf = new Uint32Array(n), placeOf = new Uint32Array(n);
+  const streetIds = new Map<string, number>(), placeIds = new Map<string, number>(), repIds = new Map<string | null, number>([[null, 0]]);
+  const streetNames: string[] = [], streetKeys: string[] = [], places: Place[] = [], repNames: (string | null)[] = [null];
+  const blocks: Buffer[] = [];
+  const blockStart = new Uint32Array(Math.ceil(n / BLOCK) + 1);
+  let cold: string[] = [], coldBytes = 0, row = 0;
+  const flush = () => {
+    const b = deflateRawSync(Buffer.from(cold.join('\0'), 'utf8'));
+    blocks.push(b); coldBytes += b.length; blockStart[blocks.length] = coldBytes; cold = [];
+  };
+  await warehouse.scan(`SELECT ${COLUMNS} FROM read_parquet(${quotedString(file)}) WHERE cell IS NOT NULL ORDER BY cell, id`, (c: DuckDBValue[][]) => {
     const len = c[0]!.length;
-    if (row + len > n) throw new Error('addresses table changed while the address index was read');
+    if (row + len > n) throw new Error('addresses file changed while the address index was read');
     for (let i = 0; i < len; i++, row++) {
-      cells[row] = c[0]![i] as bigint; lats[row] = c[1]![i] as number; lngs[row] = c[2]![i] as number;
-      let flags = 0;
-      if (c[3]![i] === null) flags |= NULL_NUMBER; else numbers[row] = c[3]![i] as number;
-      const parts: string[] = [];
-      for (let f = 0; f < TEXT.length; f++) {
-        const v = c[4 + f]![i] as string | null;
-        if (v === null) flags |= 1 << f;
-        parts.push(v ?? '');
+      cells[row] = c[0]![i] as bigint;
+      const la = c[1]![i] as number, lo = c[2]![i] as number;
+      latD[row] = la; lngD[row] = lo;
+      if (fixed) {
+        const a = Math.round(la * FIXED), b = Math.round(lo * FIXED);
+        if (a / FIXED === la && b / FIXED === lo) { (lat as Int32Array)[row] = a; (lng as Int32Array)[row] = b; } else fixed = false;
       }
-      nulls[row] = flags;
-      textStart[row] = at;
-      at += text.write(parts.join('\0'), at, 'utf8');
+      const number = c[3]![i] as number | null, rep = c[4]![i] as string | null;
+      const street = c[5]![i] as string, skey = c[6]![i] as string;
+      const postcode = c[7]![i] as string | null, code = c[8]![i] as string | null, lname = c[9]![i] as string, lkey = c[10]![i] as string, source = c[11]![i] as string;
+      const id = c[12]![i] as string, label = c[13]![i] as string, parcels = c[14]![i] as string | null;
+      let f = 0;
+      if (number === null) f |= NULL_NUMBER; else numbers[row] = number;
+      let r = repIds.get(rep);
+      if (r === undefined) { r = repNames.length; if (r > 255) throw new Error('more than 255 distinct suffixes'); repIds.set(rep, r); repNames.push(rep); }
+      reps[row] = r;
+      const sk = `${street}\0${skey}`;
+      let s = streetIds.get(sk);
+      if (s === undefined) { s = streetNames.length; streetIds.set(sk, s); streetNames.push(street); streetKeys.push(skey); }
+      streetOf[row] = s;
+      const pk = `${postcode ?? '\u0001'}\0${code ?? '\u0001'}\0${lname}\0${lkey}\0${source}`;
+      let p = placeIds.get(pk);
+      if (p === undefined) { p = places.length; placeIds.set(pk, p); places.push({ postcode, locality_code: code, locality_name: lname, locality_key: lkey, source, variants: lkey.split('|') }); }
+      placeOf[row] = p;
+      if (parcels === null) f |= NULL_PARCELS;
+      const derived = label === derivedLabel(number, rep, street, postcode, lname);
+      if (derived) f |= DERIVED_LABEL;
+      flags[row] = f;
+      cold.push(id, derived ? '' : label, parcels ?? '');
+      if ((row + 1) % BLOCK === 0) flush();
     }
   });
-  if (row !== n || at !== textBytes) throw new Error('addresses table changed while the address index was read');
-  textStart[n] = at;
-  // The id is the first text field, always followed by a separator.
-  const idOf = (i: number) => text.toString('utf8', textStart[i]!, text.indexOf(0, textStart[i]!));
+  if (row !== n) throw new Error('addresses file changed while the address index was read');
+  if (cold.length > 0) flush();
+  if (!fixed) { lat = latD; lng = lngD; }
+  const street = idsFor(streetNames.length, n), place = idsFor(places.length, n);
+  street.set(streetOf); place.set(placeOf);
+
+  // Posting lists: rows of each street key variant, grouped by place, in cell order within a group.
+  const variantsOf = streetKeys.map((k) => k.split('|'));
+  const keySet = new Set<string>();
+  for (const v of variantsOf) for (const k of v) keySet.add(k);
+  const keys = [...keySet].sort();
+  const keyIndex = new Map(keys.map((k, i) => [k, i]));
+  const streetKeyIds = variantsOf.map((v) => v.map((k) => keyIndex.get(k)!));
+  let total = 0;
+  for (let i = 0; i < n; i++) total += streetKeyIds[streetOf[i]!]!.length;
+  // Sort (key, place, row) by counting: key-major, then place, then row (already ascending).
+  const pairKey = new Float64Array(total), pairRow = new Uint32Array(total);
+  let t = 0;
+  for (let i = 0; i < n; i++) for (const k of streetKeyIds[streetOf[i]!]!) { pairKey[t] = k * places.length + placeOf[i]!; pairRow[t++] = i; }
+  const order = new Uint32Array(total);
+  for (let i = 0; i < total; i++) order[i] = i;
+  order.sort((a, b) => pairKey[a]! - pairKey[b]! || pairRow[a]! - pairRow[b]!);
+  const postings = new Uint32Array(total);
+  const gp: number[] = [], ge: number[] = [], perKey = new Uint32Array(keys.length + 1);
+  let prev = -1;
+  for (let i = 0; i < total; i++) {
+    const o = order[i]!, pk = pairKey[o]!;
+    postings[i] = pairRow[o]!;
+    if (pk !== prev) {
+      if (gp.length > 0) ge.push(i);
+      const k = Math.floor(pk / places.length);
+      perKey[k + 1]!++;
+      gp.push(pk - k * places.length);
+      prev = pk;
+    }
+  }
+  if (gp.length > 0) ge.push(total);
+  // groupStart[k] = groups of the keys before k.
+  const groupStart = perKey;
+  for (let k = 1; k <= keys.length; k++) groupStart[k]! += groupStart[k - 1]!;
 
   return {
-    size: n,
-    bytes,
+    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng, fixed, numbers, reps, flags, street, place,
+    streetNames, streetKeys, places, repNames, keys, groupStart, groupPlace: Uint32Array.from(gp), groupEnd: Uint32Array.from(ge), postings,
+    blocks: Buffer.concat(blocks), blockStart,
+  };
+}
+
+function segmentBytes(s: Segment): number {
+  const arrays = [s.cells, s.lat, s.lng, s.numbers, s.reps, s.flags, s.street, s.place, s.groupStart, s.groupPlace, s.groupEnd, s.postings, s.blockStart];
+  const text = (xs: string[]) => xs.reduce((a, x) => a + 2 * x.length + 16, 0);
+  return arrays.reduce((a, x) => a + x.byteLength, 0) + s.blocks.length + text(s.streetNames) + text(s.streetKeys) + text(s.keys)
+    + s.places.reduce((a, p) => a + 120 + 2 * (p.locality_name.length + p.locality_key.length), 0);
+}
+
+/** Cold fields of rows, by block: the last blocks read stay decoded (a street's rows are neighbours). */
+function coldReader(s: Segment) {
+  const cache = new Map<number, string[]>();
+  return (row: number): [string, string, string] => {
+    const b = Math.floor(row / BLOCK);
+    let parts = cache.get(b);
+    if (!parts) {
+      parts = inflateRawSync(s.blocks.subarray(s.blockStart[b]!, s.blockStart[b + 1]!)).toString('utf8').split('\0');
+      if (cache.size >= 8) cache.delete(cache.keys().next().value!);
+      cache.set(b, parts);
+    }
+    const o = (row % BLOCK) * 3;
+    return [parts[o]!, parts[o + 1]!, parts[o + 2]!];
+  };
+}
+
+function decode(s: Segment, cold: ReturnType<typeof coldReader>, row: number): OfficialAddress {
+  const f = s.flags[row]!;
+  const p = s.places[s.place[row]!]!;
+  const number = f & NULL_NUMBER ? null : s.numbers[row]!;
+  const rep = s.repNames[s.reps[row]!]!;
+  const street = s.streetNames[s.street[row]!]!;
+  const [id, label, parcels] = cold(row);
+  return {
+    id,
+    longitude: s.fixed ? s.lng[row]! / FIXED : s.lng[row]!,
+    latitude: s.fixed ? s.lat[row]! / FIXED : s.lat[row]!,
+    number, rep, street, postcode: p.postcode, locality_code: p.locality_code as string, locality_name: p.locality_name,
+    label: f & DERIVED_LABEL ? derivedLabel(number, rep, street, p.postcode, p.locality_name) : label,
+    parcels: f & NULL_PARCELS ? null : parcels, locality_key: p.locality_key, source: p.source,
+  };
+}
+
+/** Index of the segments' files as given (the table's files). */
+function addressIndexOfSegments(segments: Segment[]): AddressIndex {
+  const readers = segments.map(coldReader);
+  const size = segments.reduce((a, s) => a + s.n, 0);
+  const bytes = segments.reduce((a, s) => a + segmentBytes(s), 0);
+  return {
+    size, bytes,
     nearest(lat, lng, ranges, maxM) {
-      let best = -1, bestD = Infinity, bestId = '';
-      for (const [lo, hi] of ranges) {
-        const end = lowerBound(cells, hi + 1n);
-        for (let i = lowerBound(cells, lo); i < end; i++) {
-          const d = haversineM(lat, lng, lats[i]!, lngs[i]!);
-          if (!(d <= maxM) || d > bestD) continue;
-          // Overlapping ranges may visit a row twice: the id comparison keeps the first.
-          const id = idOf(i);
-          if (d < bestD || id < bestId) { best = i; bestD = d; bestId = id; }
+      let bestSeg = -1, best = -1, bestD = Infinity;
+      let lo = ranges[0]![0], hi = ranges[0]![1];
+      for (const r of ranges) { if (r[0] < lo) lo = r[0]; if (r[1] > hi) hi = r[1]; }
+      for (let si = 0; si < segments.length; si++) {
+        const s = segments[si]!;
+        if (s.maxCell < lo || s.minCell > hi) continue;
+        for (const [a, b] of ranges) {
+          const end = lowerBound(s.cells, b + 1n);
+          for (let i = lowerBound(s.cells, a); i < end; i++) {
+            const d = haversineM(lat, lng, s.fixed ? s.lat[i]! / FIXED : s.lat[i]!, s.fixed ? s.lng[i]! / FIXED : s.lng[i]!);
+            if (!(d <= maxM) || d > bestD) continue;
+            // Equal distances go to the smallest id (read only then: ids are in the cold blocks).
+            if (d < bestD || readers[si]!(i)[0] < readers[bestSeg]!(best)[0]) { bestSeg = si; best = i; bestD = d; }
+          }
         }
       }
       if (best < 0) return null;
-      const parts = text.toString('utf8', textStart[best]!, textStart[best + 1]!).split('\0');
-      const flags = nulls[best]!;
-      const field = (f: number) => (flags & (1 << f) ? null : parts[f]!);
-      return {
-        id: parts[0]!, longitude: lngs[best]!, latitude: lats[best]!, number: flags & NULL_NUMBER ? null : numbers[best]!,
-        rep: field(1), street: field(2)!, postcode: field(3), locality_code: field(4)!, locality_name: field(5)!, label: field(6)!,
-        parcels: field(7), locality_key: field(8)!, source: field(9)!, distance_m: bestD,
-      };
+      return { ...decode(segments[bestSeg]!, readers[bestSeg]!, best), distance_m: bestD };
+    },
+    streets(key, accept) {
+      const found = new Map<string, { e: IndexedStreet; parts: { si: number; from: number; to: number }[]; postcodes: Set<string> }>();
+      for (let si = 0; si < segments.length; si++) {
+        const s = segments[si]!;
+        let a = 0, b = s.keys.length;
+        while (a < b) { const m = (a + b) >>> 1; if (s.keys[m]! < key) a = m + 1; else b = m; }
+        if (a >= s.keys.length || s.keys[a] !== key) continue;
+        for (let g = s.groupStart[a]!; g < s.groupStart[a + 1]!; g++) {
+          const p = s.places[s.groupPlace[g]!]!;
+          for (const v of p.variants) {
+            if (!accept(v, p.locality_code)) continue;
+            const id = `${v}\0${p.locality_code ?? ''}\0${p.locality_code === null ? 1 : 0}`;
+            let hit = found.get(id);
+            if (!hit) {
+              const parts: { si: number; from: number; to: number }[] = [];
+              const postcodes = new Set<string>();
+              const street: IndexedStreet = {
+                street_key: key, locality_key: v, locality_code: p.locality_code, postcodes: null,
+                rows: () => parts.flatMap(({ si: k, from, to }) => {
+                  const seg = segments[k]!, out: OfficialAddress[] = [];
+                  for (let j = from; j < to; j++) out.push({ ...decode(seg, readers[k]!, seg.postings[j]!), locality_key: v });
+                  return out;
+                }),
+              };
+              hit = { e: street, parts, postcodes };
+              found.set(id, hit);
+            }
+            hit.parts.push({ si, from: g === 0 ? 0 : s.groupEnd[g - 1]!, to: s.groupEnd[g]! });
+            if (p.postcode !== null) hit.postcodes.add(p.postcode);
+          }
+        }
+      }
+      const out = [...found.values()].map(({ e, postcodes }) => ({ ...e, postcodes: postcodes.size > 0 ? [...postcodes] : null, rows: e.rows }));
+      // As the SQL path orders them (locality key, then code, nulls last), in byte order.
+      return out.sort((x, y) => cmp(x.locality_key, y.locality_key) || (x.locality_code === null ? (y.locality_code === null ? 0 : 1) : y.locality_code === null ? -1 : cmp(x.locality_code, y.locality_code)));
     },
   };
 }
 
-const cache = indexCache<AddressIndex>('addresses', (warehouse, country) => buildAddressIndex(warehouse, country));
+const cmp = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * A built segment saved as Arrow IPC files (one per array group: rows, postings, groups, keys,
+ * streets, places, suffixes, cold blocks), keyed by its Parquet file's path, size and modification
+ * time: a restart, or a refresh that rewrote other partitions, loads the segment (the arrays are
+ * views of the file read, no per-row work) instead of rebuilding it from DuckDB. Written in a
+ * temporary folder renamed into place; a folder that cannot be written or read is rebuilt.
+ */
+const FORMAT = 'address-index-1';
+
+/** Where a table file's saved segments live: <dataDir>/.index/<country>/addresses/. */
+function segmentCacheDir(file: string): string {
+  const table = dirname(file), country = dirname(table);
+  return resolve(dirname(country), '.index', country.split(/[\\/]/).pop()!, 'addresses');
+}
+
+function segmentKey(file: string): string {
+  const st = statSync(file);
+  return createHash('sha256').update(`${FORMAT}\0${resolve(file)}\0${st.size}\0${st.mtimeMs}\0${st.ino}`).digest('hex').slice(0, 32);
+}
+
+const ipc = (cols: Record<string, Vector>) => tableToIPC(new Table(cols), 'file');
+const utf8 = (xs: (string | null)[]) => vectorFromArray(xs, new Utf8());
+
+export function saveSegment(s: Segment, dir: string): void {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const files: Record<string, Uint8Array> = {
+    rows: ipc({ cell: makeVector(s.cells), lat: makeVector(s.lat), lng: makeVector(s.lng), number: makeVector(s.numbers), rep: makeVector(s.reps), flags: makeVector(s.flags), street: makeVector(s.street), place: makeVector(s.place) }),
+    postings: ipc({ row: makeVector(s.postings) }),
+    groups: ipc({ place: makeVector(s.groupPlace), end: makeVector(s.groupEnd) }),
+    keys: ipc({ key: utf8(s.keys), start: makeVector(s.groupStart.subarray(0, s.keys.length)) }),
+    streets: ipc({ name: utf8(s.streetNames), key: utf8(s.streetKeys) }),
+    places: ipc({ postcode: utf8(s.places.map((p) => p.postcode)), code: utf8(s.places.map((p) => p.locality_code)), name: utf8(s.places.map((p) => p.locality_name)), key: utf8(s.places.map((p) => p.locality_key)), source: utf8(s.places.map((p) => p.source)) }),
+    reps: ipc({ rep: utf8(s.repNames) }),
+    blocks: ipc({ block: vectorFromArray(Array.from({ length: s.blockStart.length - 1 }, (_, b) => s.blocks.subarray(s.blockStart[b]!, s.blockStart[b + 1]!)), new Binary()) }),
+  };
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(join(tmp, `${name}.arrow`), bytes);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+}
+
+export function loadSegment(dir: string): Segment {
+  const read = (name: string) => tableFromIPC(readFileSync(join(dir, `${name}.arrow`)));
+  // One record batch per file: a column's values are one typed array (a view of the file read).
+  const values = <T extends { subarray(a: number, b: number): T }>(t: Table, col: string): T => {
+    const v = t.getChild(col)!;
+    if (v.data.length !== 1) throw new Error(`${dir}: ${col} is not one batch`);
+    return (v.data[0]!.values as unknown as T).subarray(0, v.length);
+  };
+  const strings = (t: Table, col: string) => t.getChild(col)!.toArray() as (string | null)[];
+  const rows = read('rows'), groups = read('groups'), keys = read('keys'), streets = read('streets'), places = read('places'), blocks = read('blocks');
+  const n = rows.numRows;
+  const cells = values<BigUint64Array>(rows, 'cell');
+  const lat = values<Int32Array | Float64Array>(rows, 'lat');
+  const groupEnd = values<Uint32Array>(groups, 'end');
+  const keyList = strings(keys, 'key') as string[];
+  const groupStart = new Uint32Array(keyList.length + 1);
+  groupStart.set(values<Uint32Array>(keys, 'start'));
+  groupStart[keyList.length] = groupEnd.length;
+  const block = blocks.getChild('block')!.data[0]!;
+  const offsets = (block.valueOffsets as Int32Array).subarray(0, blocks.numRows + 1);
+  const [pc, code, name, key, source] = ['postcode', 'code', 'name', 'key', 'source'].map((c) => strings(places, c));
+  return {
+    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng: values(rows, 'lng'), fixed: lat instanceof Int32Array,
+    numbers: values(rows, 'number'), reps: values(rows, 'rep'), flags: values(rows, 'flags'), street: values(rows, 'street'), place: values(rows, 'place'),
+    streetNames: strings(streets, 'name') as string[], streetKeys: strings(streets, 'key') as string[],
+    places: pc!.map((postcode, i) => ({ postcode, locality_code: code![i]!, locality_name: name![i]!, locality_key: key![i]!, source: source![i]!, variants: key![i]!.split('|') })),
+    repNames: strings(read('reps'), 'rep'), keys: keyList, groupStart, groupPlace: values(groups, 'place'), groupEnd, postings: values(read('postings'), 'row'),
+    blocks: Buffer.from(block.values.buffer, block.values.byteOffset, offsets[offsets.length - 1]!), blockStart: new Uint32Array(offsets),
+  };
+}
+
+/** A file's segment: loaded when saved for this very file, else built (and saved, when the folder can be written). */
+async function segmentOf(warehouse: Warehouse, file: string, persist: boolean, stats: BuildStats): Promise<Segment | null> {
+  const dir = persist ? join(segmentCacheDir(file), segmentKey(file)) : null;
+  if (dir) {
+    try { const t = performance.now(); const s = loadSegment(dir); stats.loaded++; stats.loadMs += performance.now() - t; return s; } catch { /* not saved yet, or unreadable: built below */ }
+  }
+  const t = performance.now();
+  const s = await buildSegment(warehouse, file);
+  stats.built++; stats.buildMs += performance.now() - t;
+  if (s && dir) {
+    try { const t2 = performance.now(); saveSegment(s, dir); stats.saveMs += performance.now() - t2; } catch { /* read-only data folder: rebuilt at each start */ }
+  }
+  return s;
+}
+
+export interface BuildStats { built: number; loaded: number; buildMs: number; loadMs: number; saveMs: number }
+
+/** Drops saved segments of files that are no longer the table's (rewritten or withdrawn partitions). */
+function pruneSaved(files: string[]): void {
+  const dirs = new Map<string, Set<string>>();
+  for (const f of files) {
+    const d = segmentCacheDir(f);
+    if (!dirs.has(d)) dirs.set(d, new Set());
+    try { dirs.get(d)!.add(segmentKey(f)); } catch { /* file gone */ }
+  }
+  for (const [d, keep] of dirs) {
+    try { for (const e of readdirSync(d)) if (!keep.has(e)) rmSync(join(d, e), { recursive: true, force: true }); } catch { /* nothing saved */ }
+  }
+}
+
+/**
+ * The country's index, one segment per file of the table. `persist`: segments saved beside the
+ * data (<dataDir>/.index) and loaded from there when their file is unchanged.
+ */
+export async function buildAddressIndex(warehouse: Warehouse, country: Country, budget = ADDRESS_INDEX_BUDGET_BYTES, persist = true, stats: BuildStats = { built: 0, loaded: 0, buildMs: 0, loadMs: 0, saveMs: 0 }): Promise<AddressIndex | null> {
+  if (!warehouse.has(country, 'addresses')) return null;
+  const [{ n } = { n: 0 }] = await warehouse.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${country}_addresses WHERE cell IS NOT NULL`);
+  if (n * ESTIMATED_BYTES_PER_ADDRESS > budget) return null;
+  const files = warehouse.filesWithCells(country, 'addresses', 0n, 2n ** 64n - 1n).sort();
+  const segments: Segment[] = [];
+  for (const f of files) {
+    const s = await segmentOf(warehouse, f, persist, stats);
+    if (s) segments.push(s);
+    // Let requests through between segments (DuckDB answers them meanwhile).
+    await new Promise((r) => setImmediate(r));
+  }
+  if (persist) pruneSaved(files);
+  return addressIndexOfSegments(segments);
+}
+
+let budgetBytes = ADDRESS_INDEX_BUDGET_BYTES;
+const lastStats = new Map<Country, BuildStats>();
+const build = (warehouse: Warehouse, country: Country) => {
+  const stats: BuildStats = { built: 0, loaded: 0, buildMs: 0, loadMs: 0, saveMs: 0 };
+  lastStats.set(country, stats);
+  return buildAddressIndex(warehouse, country, budgetBytes, true, stats);
+};
+let cache = indexCache<AddressIndex>('addresses', build);
+
+/** How the last index of a country was made: segments built from DuckDB or loaded from their saved files, and the time each took. */
+export function addressIndexStats(country: Country): BuildStats | undefined {
+  return lastStats.get(country);
+}
+
+/** Sets the memory budget per country (0: no index, DuckDB answers: the benchmark's baseline); indexes are rebuilt on next use. */
+export function setAddressIndexBudget(bytes: number): void {
+  budgetBytes = bytes;
+  cache = indexCache<AddressIndex>('addresses', build);
+}
 
 /** The address index of the warehouse's current files for a country, or null while it is built (the SQL path answers). */
 export function addressIndexOf(warehouse: Warehouse, country: Country): AddressIndex | null {

@@ -1,7 +1,7 @@
 import { quotedString } from '@duckdb/node-api';
 import type { Country } from '../../../schemas/common.ts';
 import type { MemoryTable, Warehouse } from '../../core/warehouse.ts';
-import { addressIndexOf } from './address-index.ts';
+import { addressIndexOf, type AddressIndex } from './address-index.ts';
 import { scoreCandidate, streetKey, type ParsedAddress } from '../address/index.ts';
 
 /**
@@ -72,15 +72,24 @@ export interface AddressFilters { citycode?: string; postcode?: string }
 
 /**
  * Official addresses of the street named in the query: same street key first, else the most
- * similar keys (DuckDB's Jaro-Winkler), restricted to the postcode or city when given.
+ * similar keys (DuckDB's Jaro-Winkler), restricted to the postcode or city when given. `index`:
+ * the country's address index (null: DuckDB alone, as while it is built).
  */
-export async function findStreet(warehouse: Warehouse, country: Country, q: ParsedAddress, filters: AddressFilters = {}): Promise<StreetMatch | null> {
+export async function findStreet(warehouse: Warehouse, country: Country, q: ParsedAddress, filters: AddressFilters = {},
+  index: AddressIndex | null = addressIndexOf(warehouse, country)): Promise<StreetMatch | null> {
   const agrees = (e: StreetEntry) => streetAgrees(q, e) && (filters.citycode === undefined || e.locality_code === filters.citycode);
   if (!warehouse.has(country, 'streets') || !q.street) return null;
   const key = streetKey(q.street);
   if (!key) return null;
   const streets = `${country}_streets`;
-  let entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [key])).filter(agrees);
+  // The address index answers once built (address-index.ts); DuckDB until then, with the same
+  // entries in the same order (locality key, then code) and the same rows.
+  const localityAgrees = (localityKey: string, code: string | null) => (filters.citycode === undefined || code === filters.citycode)
+    && placeAgrees({ ...q, postcode: null }, { postcode: null, locality_key: localityKey, locality_code: code ?? '' });
+  const entriesOf = async (k: string): Promise<StreetEntry[]> => (index
+    ? index.streets(k, localityAgrees)
+    : await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1 ORDER BY locality_key, locality_code`, [k])).filter(agrees);
+  let entries = await entriesOf(key);
   let streetScore = 1;
   if (entries.length === 0) {
     // Spelling variants: the closest street keys, within the place named when there is one.
@@ -93,32 +102,44 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
       [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase(), q.city, filters.citycode ?? null],
     );
     if (near.length === 0) return null;
-    entries = (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1`, [near[0]!.street_key])).filter(agrees);
+    entries = await entriesOf(near[0]!.street_key);
     streetScore = near[0]!.sim;
   }
   if (entries.length === 0) return null;
-  // Each street of a locality is read where its cells lie: a few row groups of one or two files.
   const agreeing: OfficialAddress[] = [];
   for (const e of entries.slice(0, MAX_STREETS)) {
-    const files = warehouse.filesWithCells(country, 'addresses', e.lo, e.hi);
-    if (files.length === 0) continue;
-    const from = `read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)`;
-    const rows = await warehouse.query<OfficialAddress>(
-      `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo)} AND ${BigInt(e.hi)} AND ${hasKey('street_key', '$1')} AND locality_code IS NOT DISTINCT FROM $2 AND ${hasKey('locality_key', '$3')}`,
-      [e.street_key, e.locality_code, e.locality_key],
-    );
     // A row whose keys hold several languages is compared in the language that matched.
-    agreeing.push(...rows.filter((r) => filters.postcode === undefined || (r.postcode !== null && samePostcode(r.postcode, filters.postcode))).map((r) => ({ ...r, locality_key: e.locality_key })));
+    const rows = e.rows ? e.rows() : await streetRowsSql(warehouse, country, e);
+    agreeing.push(...rows.filter((r) => filters.postcode === undefined || (r.postcode !== null && samePostcode(r.postcode, filters.postcode))));
   }
   // Each candidate scored once (a comparator would score it at every comparison: trigram
-  // similarities, about 6 ms a query for one street's forty numbers).
+  // similarities, about 6 ms a query for one street's forty numbers). Equal scores and labels go
+  // to the smallest id, so that both paths give the same order.
   const scored = agreeing.map((a) => ({ a, score: scoreCandidate(q, { number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key }) }));
-  scored.sort((x, y) => y.score - x.score || x.a.label.localeCompare(y.a.label));
+  scored.sort((x, y) => y.score - x.score || x.a.label.localeCompare(y.a.label) || (x.a.id < y.a.id ? -1 : x.a.id > y.a.id ? 1 : 0));
   return scored.length > 0 ? { candidates: scored.map((s) => s.a), streetScore, scores: scored.map((s) => s.score) } : null;
 }
 
+/** A street's rows read where its cells lie: a few row groups of one or two files. */
+async function streetRowsSql(warehouse: Warehouse, country: Country, e: StreetEntry): Promise<OfficialAddress[]> {
+  const files = warehouse.filesWithCells(country, 'addresses', e.lo!, e.hi!);
+  if (files.length === 0) return [];
+  const from = `read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true)`;
+  const rows = await warehouse.query<OfficialAddress>(
+    `SELECT ${COLUMNS} FROM ${from} WHERE cell BETWEEN ${BigInt(e.lo!)} AND ${BigInt(e.hi!)} AND ${hasKey('street_key', '$1')} AND locality_code IS NOT DISTINCT FROM $2 AND ${hasKey('locality_key', '$3')}`,
+    [e.street_key, e.locality_code, e.locality_key],
+  );
+  return rows.map((r) => ({ ...r, locality_key: e.locality_key }));
+}
+
 /** A street of a locality in the `streets` memory table: its key, place, postcodes and cell envelope. */
-interface StreetEntry { street_key: string; locality_key: string; locality_code: string | null; postcodes: string[] | null; lo: bigint; hi: bigint }
+interface StreetEntry {
+  street_key: string; locality_key: string; locality_code: string | null; postcodes: string[] | null;
+  /** Envelope of the street's cells (SQL path). */
+  lo?: bigint; hi?: bigint;
+  /** The street's rows (index path). */
+  rows?: () => OfficialAddress[];
+}
 
 /** placeAgrees for a whole street: the postcode asked must be one of the street's. */
 function streetAgrees(q: ParsedAddress, e: StreetEntry): boolean {

@@ -18,10 +18,14 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 
 let t: TestApp;
 let routes: { url: string; query: string[]; path: string[] }[] = [];
+/** The POST routes (the batch geocoding routes, a CSV body: issue 18). */
+let postRoutes: string[] = [];
 beforeAll(async () => {
   t = await buildTestApp(await buildFixtureData(), { env: { RATE_LIMIT_PER_MINUTE: '1000000', QUOTA_UNITS_PER_MONTH: '100000000' } });
   const doc = (await t.app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>> };
-  routes = registeredRoutes(t.app).filter((r) => r.url.startsWith('/api/')).map((r) => {
+  const api = registeredRoutes(t.app).filter((r) => r.url.startsWith('/api/'));
+  postRoutes = api.filter((r) => r.methods.includes('POST')).map((r) => r.url);
+  routes = api.filter((r) => r.methods.includes('GET')).map((r) => {
     const op = doc.paths[r.url.replace(/:([A-Za-z_]+)/g, '{$1}')]?.get;
     return { url: r.url, query: op?.parameters.filter((p) => p.in === 'query').map((p) => p.name) ?? [], path: [...r.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!) };
   });
@@ -103,6 +107,22 @@ describe('location routes under hostile input', () => {
       }), { numRuns: RUNS, seed: SEED });
     }
     expect(requests).toBe(RUNS * routes.length);
+  });
+
+  it('answer hostile CSV bodies and column parameters on the batch routes below 500, with the spec error body', async () => {
+    expect(postRoutes).toEqual(expect.arrayContaining(['/api/v1/fr/location/csv', '/api/v1/be/location/reverse/csv']));
+    // A CSV whose cells and header are hostile values, sent with hostile column parameters and media types.
+    const cell = hostile.map((v) => (/[",;\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v));
+    const csv = fc.tuple(fc.array(cell, { minLength: 0, maxLength: 4 }), fc.array(fc.array(cell, { maxLength: 5 }), { maxLength: 6 }), fc.constantFrom(',', ';', '\t'), fc.constantFrom('\n', '\r\n'))
+      .map(([head, rows, sep, eol]) => [head, ...rows].map((r) => r.join(sep)).join(eol));
+    const params = fc.array(fc.tuple(fc.constantFrom('columns', 'postcode', 'citycode', 'lat_column', 'lng_column', 'locale', 'x'), fc.oneof(hostile, fc.constantFrom('a', 'b', 'lat', 'lng', 'a,b'))), { maxLength: 4 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeAny(v)}`).join('&'));
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...postRoutes), params, csv, fc.constantFrom('text/csv', 'text/plain', 'application/json', 'text/csv; charset=latin1', 'multipart/form-data'), async (route, q, body, type) => {
+      const res = await t.app.inject({ method: 'POST', url: `${route}?${q}`, payload: body, headers: { authorization: `Bearer ${t.key}`, 'content-type': type } });
+      expect(res.statusCode, `${route}?${q} ${JSON.stringify(body).slice(0, 200)} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+      expect(res.body).not.toContain(t.key);
+      if (res.statusCode >= 400) expect(ErrorBody.safeParse(res.json()).success, res.body.slice(0, 300)).toBe(true);
+    }), { numRuns: RUNS, seed: SEED });
   });
 
   it('answer path segments of any shape on the zone routes below 500, unknown countries included', async () => {

@@ -89,6 +89,13 @@ describe('parseAddressQuery (France)', () => {
     });
   });
 
+  it('a street before the postcode makes the words after it the city, even a city named like a street (Pont-les-Bains)', () => {
+    expect(p('6 Rue de la Mairie 73000 Pont-les-Bains')).toMatchObject({ number: 6, street: 'rue de la mairie', postcode: '73000', city: 'pont les bains' });
+    expect(p('rue de Bretagne 27500 Pont-Audemer')).toMatchObject({ street: 'rue de bretagne', postcode: '27500', city: 'pont audemer' });
+    // Postcode first, nothing before it: what follows is still the street.
+    expect(p('75003, 12 rue de Bretagne')).toMatchObject({ number: 12, street: 'rue de bretagne', postcode: '75003' });
+  });
+
   it('12B r. de Bretagne Paris', () => {
     expect(p('12B r. de Bretagne Paris')).toEqual({
       number: 12,

@@ -71,7 +71,7 @@ afterAll(async () => { warehouse?.close(); await rm(root, { recursive: true, for
 describe('address index', () => {
   it('holds every address', () => {
     expect(index.size).toBe(N);
-    expect(index.bytes).toBeGreaterThan(N * 34);
+    expect(index.bytes).toBeGreaterThan(N * 20);
   });
 
   it('answers the nearest address within 25 m as the DuckDB path does, on random points and on addresses', async () => {
@@ -101,7 +101,7 @@ describe('address index', () => {
   });
 
   it('is not built above its memory budget', async () => {
-    expect(await buildAddressIndex(warehouse, 'fr', N * 34)).toBeNull();
+    expect(await buildAddressIndex(warehouse, 'fr', N * 39)).toBeNull();
     expect(await buildAddressIndex(warehouse, 'be')).toBeNull();
   });
 
