@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { PARTITION_KEY } from '../../../schemas/tables/layout.ts';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { quotedString, type DuckDBValue } from '@duckdb/node-api';
 import { Binary, makeVector, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
@@ -304,8 +305,10 @@ const FORMAT = 'address-index-1';
 
 /** Where a table file's saved segments live: <dataDir>/.index/<country>/addresses/. */
 function segmentCacheDir(file: string): string {
-  const table = dirname(file), country = dirname(table);
-  return resolve(dirname(country), '.index', country.split(/[\\/]/).pop()!, 'addresses');
+  // <dataDir>/tables/addresses/country=<cc>/<partition>.parquet (schemas/tables/layout.ts)
+  const countryDir = dirname(file), dataDir = dirname(dirname(dirname(countryDir)));
+  const country = basename(countryDir).replace(`${PARTITION_KEY}=`, '');
+  return resolve(dataDir, '.index', country, 'addresses');
 }
 
 function segmentKey(file: string): string {

@@ -64,7 +64,7 @@ describe('operations routes', () => {
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
         for (const [status, response] of Object.entries(op.responses)) {
-          if (response.content) expect(response.content['application/json']!.schema.$ref, `${method} ${path} ${status}`).toMatch(/^#\/components\/schemas\//);
+          if (response.content?.['application/json']) expect(response.content['application/json'].schema.$ref, `${method} ${path} ${status}`).toMatch(/^#\/components\/schemas\//);
         }
       }
     }
@@ -72,8 +72,8 @@ describe('operations routes', () => {
     expect(refs.filter((id) => !(id in doc.components.schemas))).toEqual([]);
     // Shared pieces are written once: Measure appears in many responses, once as a component.
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['ErrorBody', 'Measure', 'Zone', 'ListingErrorBody']));
-    // 920 kB with everything inlined (issue 19); 273 kB by reference, 316 kB with the examples.
-    expect(text.length).toBeLessThan(350_000);
+    // 920 kB with everything inlined (issue 19); 273 kB by reference, 316 kB with the examples. 384 kB once buildings, properties, risks of three countries and batch routes landed.
+    expect(text.length).toBeLessThan(450_000);
   });
 
   it('documents every operation with a unique operationId, and numeric parameters as numbers with their bounds', async () => {
