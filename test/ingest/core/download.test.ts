@@ -148,7 +148,8 @@ describe('download failures', () => {
       const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
       if (m) { res.writeHead(206).end(payload.subarray(Number(m[1]))); return; }
       res.writeHead(200, { 'content-length': payload.length });
-      if (first) { first = false; res.write(payload.subarray(0, 10_000), () => res.destroy()); return; }
+      // Cut after the client has had time to read the first bytes: a stream that errors drops the chunks still queued in it.
+      if (first) { first = false; res.write(payload.subarray(0, 10_000), () => setTimeout(() => res.destroy(), 200)); return; }
       res.end(payload);
     });
     await new Promise<void>((r) => cutting.listen(0, '127.0.0.1', () => r()));

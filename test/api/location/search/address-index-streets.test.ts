@@ -20,7 +20,7 @@ const indexes = new Map<Country, AddressIndex>();
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'lds-index-streets-'));
   const ctx = { dataDir: join(root, 'data'), maxRejectShare: 0, now: () => new Date(), log: () => {}, progressOut: devNull };
-  await ingestNational(ctx, join(root, 'work'), { fr: 30_000, ca: 4_000, be: 4_000 });
+  await ingestNational(ctx, join(root, 'work'), { fr: 12_000, ca: 4_000, be: 4_000 });
   warehouse = await openLocationWarehouse(join(root, 'data'));
   for (const c of ['fr', 'ca', 'be'] as const) indexes.set(c, (await buildAddressIndex(warehouse, c, undefined, false))!);
 }, 180_000);
