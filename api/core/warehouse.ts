@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
-import { tableDir } from '../../schemas/tables/layout.ts';
+import { hasPartitions, tableDir } from '../../schemas/tables/layout.ts';
 
 /**
  * The read-only DuckDB handle over the tables' files (schemas/tables/layout.ts). Each table is a view
@@ -74,9 +74,8 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = tableDir(dataDir, country, table);
-        const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.parquet')) : [];
         const view = `${country}_${table}`;
-        if (files.length > 0) {
+        if (hasPartitions(dataDir, country, table)) {
           const glob = quotedString(join(dir, '*.parquet'));
           // The view is of one country: the hive key of the path (country=<cc>) is not a column of it.
           await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true, hive_partitioning = false)`);

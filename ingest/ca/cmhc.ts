@@ -1,6 +1,5 @@
-import { tableDir } from '../../schemas/tables/layout.ts';
+import { hasPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { readFile } from 'node:fs/promises';
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { cmhcSource } from '../../datasets/ca/cmhc/source.ts';
@@ -60,13 +59,12 @@ function fields(line: string): string[] {
 
 /** Quebec's rental-survey neighbourhoods of the published zones table, by name key. */
 async function surveyAreas(dataDir: string): Promise<Map<string, string>> {
-  const dir = tableDir(dataDir, 'ca', 'zones');
   const areas = new Map<string, string>();
-  if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith('.parquet'))) return areas;
+  if (!hasPartitions(dataDir, 'ca', 'zones')) return areas;
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   try {
-    const rows = (await c.runAndReadAll(`SELECT code, name FROM read_parquet(${quotedString(join(dir, '*.parquet'))}, union_by_name = true) WHERE level = 'rental_survey_area' AND name IS NOT NULL`)).getRowObjectsJS() as { code: string; name: string }[];
+    const rows = (await c.runAndReadAll(`SELECT code, name FROM read_parquet(${quotedString(tableGlob(dataDir, 'ca', 'zones'))}, union_by_name = true) WHERE level = 'rental_survey_area' AND name IS NOT NULL`)).getRowObjectsJS() as { code: string; name: string }[];
     for (const r of rows) areas.set(nameKey(r.name), r.code);
   } finally { c.closeSync(); db.closeSync(); }
   return areas;

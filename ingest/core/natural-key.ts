@@ -1,5 +1,4 @@
-import { tableDir } from '../../schemas/tables/layout.ts';
-import { existsSync, readdirSync } from 'node:fs';
+import { publishedPartitions } from '../../schemas/tables/layout.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quotedString } from '@duckdb/node-api';
@@ -21,15 +20,6 @@ export type KeyedTable = keyof typeof NATURAL_KEYS;
 
 export function hasNaturalKey(table: string): table is KeyedTable {
   return Object.hasOwn(NATURAL_KEYS, table);
-}
-
-/** The published Parquet files of a table, by partition name (pending files excluded). */
-export function publishedPartitions(dataDir: string, country: string, table: string): Map<string, string> {
-  const dir = tableDir(dataDir, country, table);
-  const out = new Map<string, string>();
-  if (!existsSync(dir)) return out;
-  for (const f of readdirSync(dir).sort()) if (f.endsWith('.parquet') && !f.startsWith('.')) out.set(f.slice(0, -'.parquet'.length), join(dir, f));
-  return out;
 }
 
 export interface Withdrawal {

@@ -1,5 +1,4 @@
-import { tableDir } from '../../schemas/tables/layout.ts';
-import { existsSync, readdirSync } from 'node:fs';
+import { hasPartitions, tableDir } from '../../schemas/tables/layout.ts';
 import { join } from 'node:path';
 import { booleanPointInPolygon } from '@turf/turf';
 import { DOUBLE, DuckDBScalarFunction, VARCHAR, quotedString, type DuckDBConnection } from '@duckdb/node-api';
@@ -19,7 +18,7 @@ export async function registerIrisFunction(c: DuckDBConnection, dataDir: string)
   const cells = new Map<number, { code: string; interior: boolean }[]>();
   const outlines = new Map<string, Polygon | MultiPolygon>();
   const dir = (t: string) => tableDir(dataDir, 'fr', t);
-  const has = (t: string) => existsSync(dir(t)) && readdirSync(dir(t)).some((f) => f.endsWith('.parquet'));
+  const has = (t: string) => hasPartitions(dataDir, 'fr', t);
   if (has('zone_cells') && has('zones')) {
     const glob = (t: string) => quotedString(join(dir(t), '*.parquet'));
     const rows = (await c.runAndReadAll(`SELECT cell, code, interior FROM read_parquet(${glob('zone_cells')}, union_by_name = true) WHERE level = 'sublocality_level2'`)).getRowObjectsJS() as { cell: bigint; code: string; interior: boolean }[];

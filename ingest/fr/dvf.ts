@@ -1,4 +1,4 @@
-import { tableDir } from '../../schemas/tables/layout.ts';
+import { hasPartitions, publishedPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { quotedString } from '@duckdb/node-api';
@@ -8,7 +8,6 @@ import type { Source } from '../../datasets/source.ts';
 import { readCsvHeader } from '../core/readers/csv.ts';
 import type { JobContext, JobInput, PartitionSummary, SourceEntry } from '../core/job.ts';
 import { readManifest, recordPartition, removePartition } from '../core/manifest.ts';
-import { publishedPartitions } from '../core/natural-key.ts';
 import { createProgress, withProgress } from '../core/progress.ts';
 import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
@@ -243,9 +242,8 @@ async function stageSales(ctx: JobContext, input: JobInput, out: string, linesPe
     // A mutation with a refused line is left out whole: without one of its locals it would be mispriced.
     const dropped = layout === LAYOUTS.geo ? `AND id_mutation NOT IN (SELECT id_mutation FROM published_lines WHERE NOT (${layout.schema.sql}) AND id_mutation IS NOT NULL)` : '';
     await c.run(`CREATE TABLE lines AS SELECT ${layout.select} FROM published_lines WHERE (${layout.schema.sql}) ${dropped}`);
-    const addresses = tableDir(ctx.dataDir, 'fr', 'addresses');
-    if (existsSync(addresses) && readdirSync(addresses).some((f) => f.endsWith('.parquet'))) {
-      await c.run(placeAtAddressesSql('lines', q(join(addresses, '*.parquet'))));
+    if (hasPartitions(ctx.dataDir, 'fr', 'addresses')) {
+      await c.run(placeAtAddressesSql('lines', q(tableGlob(ctx.dataDir, 'fr', 'addresses'))));
     }
     // One row per mutation, in buckets of mutations (all lines of a mutation in one bucket):
     // DuckDB's DISTINCT and string aggregates hold their state in memory, so a national file

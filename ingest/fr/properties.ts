@@ -1,9 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { quotedString } from '@duckdb/node-api';
 import { propertiesSource } from '../../datasets/fr/properties/source.ts';
 import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from '../../schemas/tables/properties.ts';
-import { tableDir, tableGlob } from '../../schemas/tables/layout.ts';
+import { hasPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { assignIds } from '../core/id-registry.ts';
 import { publish, type JobContext, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
@@ -15,7 +14,7 @@ export const PROPERTY_EVENTS_TABLE = 'property_events';
 export const SURFACE_TOLERANCE = 0.03;
 
 const glob = (dataDir: string, table: string) => tableGlob(dataDir, 'fr', table);
-const has = (dataDir: string, table: string) => existsSync(tableDir(dataDir, 'fr', table)) && readdirSync(tableDir(dataDir, 'fr', table)).some((f) => f.endsWith('.parquet'));
+const has = (dataDir: string, table: string) => hasPartitions(dataDir, 'fr', table);
 
 
 /**

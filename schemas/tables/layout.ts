@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -32,6 +33,20 @@ export function tableRoot(dataDir: string, table: string): string {
 /** The glob of one country's partitions of a table. */
 export function tableGlob(dataDir: string, country: string, table: string): string {
   return join(tableDir(dataDir, country, table), '*.parquet');
+}
+
+/** The published Parquet files of a country's table, by partition name (a file being written, `.`-prefixed, excluded). */
+export function publishedPartitions(dataDir: string, country: string, table: string): Map<string, string> {
+  const dir = tableDir(dataDir, country, table);
+  const out = new Map<string, string>();
+  if (!existsSync(dir)) return out;
+  for (const f of readdirSync(dir).sort()) if (f.endsWith('.parquet') && !f.startsWith('.')) out.set(f.slice(0, -'.parquet'.length), join(dir, f));
+  return out;
+}
+
+/** Whether a country's table has any published partition. */
+export function hasPartitions(dataDir: string, country: string, table: string): boolean {
+  return publishedPartitions(dataDir, country, table).size > 0;
 }
 
 /** Path of a partition, relative to the data folder (as the manifest records it). */

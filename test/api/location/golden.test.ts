@@ -1,11 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSamples } from '../../../ingest/jobs.ts';
-import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+import { samplesDataDir } from '../../helpers/samples.ts';
 
 /**
  * Golden responses of the location routes on the committed samples, recorded before the domain
@@ -71,15 +68,14 @@ let t: TestApp;
 const responses: Record<string, { status: number; body: unknown }> = {};
 
 beforeAll(async () => {
-  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-golden-')), 'data');
-  await runSamples(silentContext(dataDir));
+  const { dataDir } = await samplesDataDir('lds-golden-');
   t = await buildTestApp(dataDir);
   for (const url of URLS) {
     const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
     responses[url] = { status: res.statusCode, body: normalise(res.json()) };
   }
   if (process.env.REGEN === '1' || !existsSync(GOLDEN)) writeFileSync(GOLDEN, JSON.stringify(responses, null, 1) + '\n');
-}, 300_000); // every sample job runs first: minutes on a loaded machine
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
 describe('golden responses on the samples', () => {

@@ -1,12 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSamples } from '../../../ingest/jobs.ts';
 import { asExample, EXAMPLES_FILE, locationExamples } from '../../../api/location/openapi-examples.ts';
-import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+import { samplesDataDir } from '../../helpers/samples.ts';
 
 /** The request recorded as each main operation's example, on the committed samples. */
 const EXAMPLE_URLS: Record<string, string> = {
@@ -32,8 +28,7 @@ let t: TestApp;
 const answered: Record<string, { status: number; body: unknown }> = {};
 
 beforeAll(async () => {
-  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-examples-')), 'data');
-  await runSamples(silentContext(dataDir));
+  const { dataDir } = await samplesDataDir('lds-examples-');
   t = await buildTestApp(dataDir);
   for (const [operation, url] of Object.entries(EXAMPLE_URLS)) {
     const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
@@ -42,7 +37,7 @@ beforeAll(async () => {
   if (process.env.REGEN === '1' || !existsSync(EXAMPLES_FILE)) {
     writeFileSync(EXAMPLES_FILE, JSON.stringify(Object.fromEntries(Object.entries(answered).map(([k, v]) => [k, v.body])), null, 1) + '\n');
   }
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
 describe('OpenAPI examples from the samples', () => {

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSamples } from '../../../ingest/jobs.ts';
 import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
-import { silentContext } from '../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
+import { samplesDataDir } from '../../helpers/samples.ts';
 
 // The committed samples, ingested by `npm run ingest -- samples` as `npm start` does, then served.
 let t: TestApp;
@@ -17,11 +14,10 @@ const get = async (url: string) => {
 };
 
 beforeAll(async () => {
-  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-samples-')), 'data');
-  const parts = await runSamples(silentContext(dataDir));
+  const { dataDir, parts } = await samplesDataDir('lds-samples-');
   expect(parts.every((p) => p.rejects === 0)).toBe(true);
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 function sampleRows(file: string): Record<string, string>[] {

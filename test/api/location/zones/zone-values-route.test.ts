@@ -1,15 +1,11 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { duckRows } from '../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZoneResponse } from '../../../../api/location/zones/routes.ts';
-import { runSamples } from '../../../../ingest/jobs.ts';
 import { ErrorBody } from '../../../../schemas/error.ts';
 import { FrZoneMarket } from '../../../../schemas/market.ts';
 import { FrResidents } from '../../../../schemas/residents.ts';
-import { silentContext } from '../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts';
+import { samplesDataDir } from '../../../helpers/samples.ts';
 
 // The zone routes with include=market,residents on the samples (spec 4.4): a zone's own values only.
 let t: TestApp;
@@ -19,10 +15,9 @@ const get = (url: string, key = t.key) => t.app.inject({ method: 'GET', url, hea
 const query = duckRows;
 
 beforeAll(async () => {
-  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-route-')), 'data');
-  await runSamples(silentContext(dataDir));
+  ({ dataDir } = await samplesDataDir('lds-zone-values-route-'));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 describe('zone routes with the zone values of market and residents', () => {

@@ -1,14 +1,12 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FrMarketResponse } from '../../../../../api/location/domains/market/routes.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
-import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { REPO_ROOT } from '../../../../../ingest/jobs.ts';
 import { FrMarket } from '../../../../../schemas/market.ts';
-import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { samplesDataDir } from '../../../../helpers/samples.ts';
 
 // The committed samples as `npm start` ingests them, then the market answered on them.
 let t: TestApp;
@@ -16,10 +14,9 @@ let dataDir: string;
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
 
 beforeAll(async () => {
-  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-market-samples-')), 'data');
-  await runSamples(silentContext(dataDir));
+  ({ dataDir } = await samplesDataDir('lds-market-samples-'));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 const table = duckRows;

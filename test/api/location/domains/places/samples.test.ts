@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportResponse } from '../../../../../api/location/report.ts';
@@ -8,25 +6,24 @@ import { AccessResponse } from '../../../../../api/location/domains/access/route
 import { PlacesResponse } from '../../../../../api/location/domains/places/routes.ts';
 import { placeId } from '../../../../../api/location/domains/places/place.ts';
 import { CatalogCategoriesResponse } from '../../../../../api/location/catalog.ts';
-import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { REPO_ROOT } from '../../../../../ingest/jobs.ts';
 import { Access, Places } from '../../../../../schemas/places.ts';
 import { PLACE_CATEGORY_CODES } from '../../../../../schemas/categories.ts';
-import { silentContext } from '../../../../helpers/fixture-data.ts';
 import iconv from 'iconv-lite';
 import { BPE_CATEGORIES, bpeCrs } from '../../../../../ingest/fr/bpe.ts';
 import { caSchoolCategory } from '../../../../../ingest/ca/schools.ts';
 import { toWgs84 } from '../../../../../ingest/core/reproject.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { samplesDataDir } from '../../../../helpers/samples.ts';
 
 // Places and access on the committed samples, checked against a brute-force haversine over the feeds' own stops.txt.
 let t: TestApp;
 const GRAND_PLACE = { lat: 50.8466, lng: 4.3524 };
 
 beforeAll(async () => {
-  const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-places-')), 'data');
-  await runSamples(silentContext(dataDir));
+  const { dataDir } = await samplesDataDir('lds-places-');
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });

@@ -1,14 +1,13 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { centroid } from '@turf/turf';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportResponse } from '../../../../../api/location/report.ts';
-import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { REPO_ROOT } from '../../../../../ingest/jobs.ts';
 import { FrResidents } from '../../../../../schemas/residents.ts';
-import { buildFixtureData, silentContext } from '../../../../helpers/fixture-data.ts';
+import { buildFixtureData } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { samplesDataDir } from '../../../../helpers/samples.ts';
 
 // France's residents on the committed samples, each figure checked against DuckDB reading INSEE's file layout directly.
 let t: TestApp;
@@ -20,10 +19,9 @@ const HOUSEHOLDS = join(REPO_ROOT, 'datasets/fr/census/base-ic-couples-familles-
 const query = duckRows;
 
 beforeAll(async () => {
-  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-residents-')), 'data');
-  await runSamples(silentContext(dataDir));
+  ({ dataDir } = await samplesDataDir('lds-residents-'));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 async function residentsIn(iris: string) {

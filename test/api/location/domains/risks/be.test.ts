@@ -11,6 +11,7 @@ import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { tableGlob } from '../../../../../schemas/tables/layout.ts';
+import { samplesDataDir } from '../../../../helpers/samples.ts';
 
 // Belgium's risks on the committed samples (Brussels-Capital Region), checked against brute force
 // on the stored zones, parcels and parcel centres.
@@ -21,12 +22,11 @@ type Area = { layer: string; attributes: Record<string, string>; geometry: Polyg
 let areas: Area[];
 
 beforeAll(async () => {
-  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-risks-')), 'data');
-  await runSamples(silentContext(dataDir), JOBS.filter((j) => j.id.startsWith('be.')));
+  ({ dataDir } = await samplesDataDir('lds-be-risks-'));
   t = await buildTestApp(dataDir);
   areas = (await duckRows<{ layer: string; attributes: string; geometry: string }>(`SELECT layer, attributes, geometry FROM '${tableGlob(dataDir, 'be', 'hazard_areas')}'`))
     .map((a) => ({ layer: a.layer, attributes: JSON.parse(a.attributes), geometry: JSON.parse(a.geometry) }));
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 async function get(app: TestApp, url: string) {

@@ -14,6 +14,7 @@ import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { tableGlob } from '../../../../../schemas/tables/layout.ts';
+import { samplesDataDir } from '../../../../helpers/samples.ts';
 
 // Quebec's risks on the committed samples: hazards checked against a brute-force point-in-polygon
 // test on every stored sector, sites against the GeoPackage read by SQLite.
@@ -23,10 +24,9 @@ const RANK = ['very_low', 'low', 'moderate', 'present', 'high', 'very_high'];
 const TYPE_OF: Record<string, string> = { flood: 'flood', landslide: 'landslide', coastal_erosion: 'coastal_erosion' };
 
 beforeAll(async () => {
-  dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-risks-')), 'data');
-  await runSamples(silentContext(dataDir), JOBS.filter((j) => j.id.startsWith('ca.')));
+  ({ dataDir } = await samplesDataDir('lds-ca-risks-'));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 async function get(app: TestApp, url: string) {
