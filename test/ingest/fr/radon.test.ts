@@ -29,10 +29,10 @@ async function ingest(file: string, maxRejectShare = 0.01) {
 
 /** Every written category equals the file's category on the row of the same commune (leading zero restored). */
 async function expectSameAsSource(file: string, out: Written[]) {
-  const source = await direct(file);
+  const source = new Map((await direct(file)).map((s) => [s.code, s]));
   for (const w of out) {
     const raw = w.code.startsWith('0') ? [w.code, w.code.slice(1)] : [w.code];
-    const row = source.find((s) => raw.includes(s.code));
+    const row = raw.map((c) => source.get(c)).find(Boolean);
     expect(row, w.code).toBeDefined();
     expect(w.value).toBe(Number(row!.cls));
   }
