@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
@@ -25,7 +26,7 @@ export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeI
   await rejects.init();
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: '|' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: { label: `be.statbel-income ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const year = Number(record.CD_YEAR);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { statbelPricesSource } from '../../datasets/be/statbel-prices/source.ts';
 import { reliabilityOf } from '../../schemas/tables/market-indicators.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -43,7 +44,7 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
   await rejects.init();
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: '|' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: { label: `be.statbel-prices ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       if ((record.CD_PERIOD ?? '').trim() !== 'Y' || (record.CD_niveau_refnis ?? '').trim() !== '5') continue;

@@ -124,7 +124,7 @@ export async function ingestBeZones(ctx: JobContext, o: BeZonesOptions): Promise
   const projections = new Map<string, ReturnType<typeof toWgs84>>();
   let total = 0;
   try {
-    for await (const { index, feature, crs } of readFeatures(o.input, { encoding: o.encoding, layer: o.layer })) {
+    for await (const { index, feature, crs, bytes } of readFeatures(o.input, { encoding: o.encoding, layer: o.layer })) {
       total++;
       const props = feature.properties ?? {};
       if (total === 1 && !o.codeProperty && !('CD_SECTOR' in props)) {
@@ -140,7 +140,7 @@ export async function ingestBeZones(ctx: JobContext, o: BeZonesOptions): Promise
       let fn = projections.get(key);
       if (!fn) projections.set(key, (fn = toWgs84(o.crs ?? crs)));
       tree.add(chain, reprojectGeometry(g, fn) as Polygon | MultiPolygon);
-      progress.tick(total);
+      progress.tick(total, bytes?.read, bytes?.total);
     }
     progress.done();
     if (total === 0) throw new Error(`no feature read from ${o.input}`);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { caAssessmentSource } from '../../datasets/ca/assessment/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
@@ -27,7 +28,7 @@ export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInp
   const writer = await ZoneValuesWriter.open(ctx.dataDir, 'ca', 'zone_values', partition, caAssessmentSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ',' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ',', progress: { label: `ca.assessment ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.cod_geo ?? '').trim();

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { caCensusSource } from '../../datasets/ca/census/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
@@ -39,7 +40,7 @@ export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Pro
   // The number of recipients of the block being read, per geography (rows of one geography are consecutive).
   let recipients: { geo: string; n: number | null } = { geo: '', n: null };
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ',', encoding })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ',', encoding, progress: { label: `ca.census ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       if ((record.GEO_LEVEL ?? '').trim() !== 'Forward sortation area') continue;

@@ -1,12 +1,13 @@
 import { hasPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename } from 'node:path';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { cmhcSource } from '../../datasets/ca/cmhc/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { decodeBuffer } from '../core/readers/encoding.ts';
 import { Rejects } from '../core/rejects.ts';
+import { createProgress } from '../core/progress.ts';
 
 /**
  * CMHC's Rental Market Survey as the HMIP portal exports a table (Windows-1252, CRLF): a title
@@ -95,9 +96,12 @@ export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?:
   const writers = new Map<string, ZoneValuesWriter>();
   const skipped: string[] = [];
   let total = 0, matched = 0;
+  // The export is read whole (a few kilobytes): the share of its lines stands for the share of bytes.
+  const progress = createProgress(`ca.cmhc ${basename(input.path)}`, lines.length, ctx.progressOut);
   try {
     for (let n = headerAt + 1; n < lines.length; n++) {
       const line = lines[n]!;
+      progress.tick(total, n + 1);
       if (line.trim() === '') break; // the Notes follow the blank line
       total++;
       const f = fields(line);
@@ -131,6 +135,7 @@ export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?:
     if (matched === 0) {
       throw new Error(`this export names no rental-survey neighbourhood of Quebec ingested in ca/zones (geography ${JSON.stringify(geography || '(none in the title line)')}${skipped.length ? `; rows: ${skipped.slice(0, 3).join('; ')}${skipped.length > 3 ? '...' : ''}` : ''}): nothing is published`);
     }
+    progress.done();
     rejects.check(total);
     await rejects.close();
     const prepared = [];

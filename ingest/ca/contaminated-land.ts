@@ -1,3 +1,5 @@
+import { createProgress } from '../core/progress.ts';
+import { basename } from 'node:path';
 import { contaminatedLandSource, CA_CONTAMINATED_CATEGORY } from '../../datasets/ca/contaminated-land/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { PointsWriter } from '../core/kinds/points.ts';
@@ -69,9 +71,13 @@ export async function ingestContaminatedLand(ctx: JobContext, input: JobInput): 
     await rejects.init();
     const writer = await PointsWriter.open(ctx.dataDir, 'ca', 'polluted_sites', partition, contaminatedLandSource.id);
     let total = 0;
+    // The file is read whole: the share of its points processed stands for the share of bytes.
+    const points = gpkg.count(POINT.table);
+    const progress = createProgress(`ca.contaminated-land ${basename(input.path)}`, points, ctx.progressOut);
     try {
       for (const p of gpkg.rows(POINT.table, POINT.columns)) {
         total++;
+        progress.tick(total, total);
         const id = (p.NO_MEF_LIEU ?? '').trim();
         if (!id) { rejects.add(total, 'NO_MEF_LIEU: no identifier', p); continue; }
         const [lat, lng] = [num(p.LATITUDE), num(p.LONGITUDE)];
@@ -85,6 +91,7 @@ export async function ingestContaminatedLand(ctx: JobContext, input: JobInput): 
         });
         if (why) rejects.add(total, why, p);
       }
+      progress.done();
       if (total === 0) throw new Error(`no site in the point layer of ${input.path}`);
       rejects.check(total);
       await rejects.close();

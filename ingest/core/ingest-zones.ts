@@ -36,7 +36,7 @@ export async function ingestZoneFile(ctx: JobContext, spec: ZoneFileSpec): Promi
     // gathered and written once as a MultiPolygon. Only those zones are held in memory.
     const repeated = await repeatedCodes(spec);
     const parts = new Map<string, { zone: Omit<ZoneInput, 'geometry'>; polygons: Position[][][]; index: number }>();
-    for await (const { index, feature, crs } of readFeatures(spec.input.path, { encoding: spec.encoding, layer: spec.layer })) {
+    for await (const { index, feature, crs, bytes } of readFeatures(spec.input.path, { encoding: spec.encoding, layer: spec.layer })) {
       total++;
       const prepared = prepareFeature(feature, spec, spec.crs ?? crs, projections);
       if (typeof prepared === 'string') { rejects.add(index, prepared, feature.properties); continue; }
@@ -50,7 +50,7 @@ export async function ingestZoneFile(ctx: JobContext, spec: ZoneFileSpec): Promi
         const reason = writer.add({ ...prepared.zone, geometry: prepared.geometry });
         if (reason) rejects.add(index, reason, feature.properties);
       }
-      progress.tick(total);
+      progress.tick(total, bytes?.read, bytes?.total);
     }
     for (const { zone, polygons, index } of parts.values()) {
       const reason = writer.add({ ...zone, geometry: { type: 'MultiPolygon', coordinates: polygons } });

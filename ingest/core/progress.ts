@@ -3,7 +3,8 @@
  * otherwise (CI, cron, redirected output). Written to stderr so stdout stays for summaries.
  */
 export interface Progress {
-  tick(rows: number, bytesRead?: number): void;
+  /** Rows so far, and bytes read of the input (with its size when the reader learns it only as it goes). */
+  tick(rows: number, bytesRead?: number, totalBytes?: number): void;
   done(): void;
 }
 
@@ -30,9 +31,10 @@ export function createProgress(label: string, totalBytes: number | null, out: No
     }
   };
   return {
-    tick(n, b) {
+    tick(n, b, total) {
       rows = n;
       if (b !== undefined) bytes = b;
+      if (total !== undefined && total > 0) totalBytes = total;
       const t = now();
       if (t - last >= interval) { last = t; render(false); }
     },

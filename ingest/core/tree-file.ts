@@ -30,7 +30,7 @@ export async function ingestTreeFile(ctx: JobContext, spec: TreeFileSpec): Promi
   const projections = new Map<string, ReturnType<typeof toWgs84>>();
   let total = 0;
   try {
-    for await (const { index, feature, crs } of readFeatures(spec.path, { encoding: spec.encoding, layer: spec.layer })) {
+    for await (const { index, feature, crs, bytes } of readFeatures(spec.path, { encoding: spec.encoding, layer: spec.layer })) {
       const props = feature.properties ?? {};
       const chain = spec.toChain(props);
       if (chain === null) continue;
@@ -42,7 +42,7 @@ export async function ingestTreeFile(ctx: JobContext, spec: TreeFileSpec): Promi
       let fn = projections.get(key);
       if (!fn) projections.set(key, (fn = toWgs84(spec.crs ?? crs)));
       tree.add(chain, reprojectGeometry(g, fn) as Polygon | MultiPolygon);
-      progress.tick(total);
+      progress.tick(total, bytes?.read, bytes?.total);
     }
     progress.done();
     if (total === 0) throw new Error(`no feature of the territory read from ${spec.path}${spec.layer ? ` (layer ${spec.layer})` : ''}`);

@@ -87,7 +87,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
   const rows: Row[] = [];
   const rejected: { line: number; why: string; raw: unknown; department: string | null }[] = early.map((e) => ({ ...e, department: null }));
   let first = true, skipped = 0, total = 0;
-  for await (const row of readCsv(o.rnb.path, { separator: ';' })) {
+  for await (const row of readCsv(o.rnb.path, { separator: ';', progress: { label: `fr.buildings ${basename(o.rnb.path)}`, out: ctx.progressOut } })) {
     if (first) {
       const missing = RNB_COLUMNS.filter((c) => !(c in row.record));
       if (missing.length > 0) throw new Error(`not the RNB export: missing column(s) ${missing.join(', ')}; found ${Object.keys(row.record).join(', ')}`);

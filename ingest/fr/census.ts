@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { censusSource } from '../../datasets/fr/census/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
@@ -98,7 +99,7 @@ export async function ingestCensus(ctx: JobContext, input: CensusInput): Promise
   const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, censusSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.census ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.IRIS ?? '').trim();

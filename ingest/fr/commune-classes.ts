@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Source } from '../../datasets/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -52,7 +53,7 @@ export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { 
   const seen = new Map<string, number>();
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `${spec.source.id} ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = communeCode(record[spec.codeColumn] ?? '', spec.padFourDigitCodes);

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { quotedString } from '@duckdb/node-api';
 import { dpeSource } from '../../datasets/fr/dpe/source.ts';
 import { DIAGNOSIS_COLUMNS, DiagnosisRow } from '../../schemas/tables/diagnoses.ts';
@@ -93,7 +93,7 @@ export async function ingestDpe(ctx: JobContext, input: JobInput): Promise<Parti
   let total = 0;
   const stage = await Stage.open(ctx.dataDir, 'fr.dpe');
   try {
-    for await (const row of readCsv(input.path, { separator: ',' })) {
+    for await (const row of readCsv(input.path, { separator: ',', progress: { label: `fr.dpe ${basename(input.path)}`, out: ctx.progressOut } })) {
       if (scheme === null) {
         const missing = Object.values(C).filter((c) => !(c in row.record));
         if (missing.length > 0) throw new Error(`not ADEME's DPE v2 export: missing column(s) ${missing.join(', ')}; found ${Object.keys(row.record).slice(0, 6).join(', ')}...`);

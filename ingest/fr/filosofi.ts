@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { filosofiSource } from '../../datasets/fr/filosofi/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -55,7 +56,7 @@ export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Pro
   const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, filosofiSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.filosofi ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.IRIS ?? '').trim();

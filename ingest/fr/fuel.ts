@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { createProgress } from '../core/progress.ts';
 import { readFile } from 'node:fs/promises';
 import { XMLParser } from 'fast-xml-parser';
 import iconv from 'iconv-lite';
@@ -62,8 +64,11 @@ export async function ingestFuel(ctx: JobContext, input: JobInput): Promise<Part
   const writer = await PointsWriter.open(ctx.dataDir, 'fr', 'places', FUEL_PARTITION, fuelSource.id);
   const skipped = new Map<string, number>();
   const pdvs = asArray(list);
+  // The flow is parsed whole: the share of its stations processed stands for the share of bytes.
+  const progress = createProgress(`fr.fuel ${basename(input.path)}`, pdvs.length, ctx.progressOut);
   try {
     pdvs.forEach((p, k) => {
+      progress.tick(k + 1, k + 1);
       const line = lines[k] ?? 0;
       const id = (p['@_id'] ?? '').trim();
       if (!/^\d+$/.test(id)) { rejects.add(line, `pdv id "${id}" is not a number`, p); return; }
@@ -83,6 +88,7 @@ export async function ingestFuel(ctx: JobContext, input: JobInput): Promise<Part
       });
       if (why) rejects.add(line, why, p);
     });
+    progress.done();
     rejects.check(pdvs.length);
     await rejects.close();
     const out = await publish(ctx, 'fr', 'fr.fuel', fuelSource, input, FUEL_PARTITION, await writer.prepare(), rejects);

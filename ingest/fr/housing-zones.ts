@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from '../../datasets/fr/housing-zones/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import { ABC_ZONES } from '../../schemas/market.ts';
@@ -39,7 +40,7 @@ async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, 
   const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, source.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';' })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.housing-zones ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = communeCode(record[codeColumn] ?? '', false);

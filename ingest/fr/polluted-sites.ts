@@ -38,7 +38,7 @@ export async function ingestPollutedSites(ctx: JobContext, input: JobInput, m: P
   const writer = await PointsWriter.open(ctx.dataDir, 'fr', 'polluted_sites', partition, pollutedSitesSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path)) {
+    for await (const { line, record, error } of readCsv(input.path, { progress: { label: `fr.polluted-sites ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const id = (record[m.id] ?? '').trim();

@@ -60,7 +60,7 @@ export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<P
   const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, rentsSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', encoding: input.encoding })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', encoding: input.encoding, progress: { label: `fr.rents ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.INSEE_C ?? '').trim();

@@ -16,7 +16,7 @@ import { silentContext } from './fixture-data.ts';
  * mkdir) and ingests into the run's template folder, the others wait for it; each caller then
  * gets a copy, so a test may ingest more into its folder without touching another file's.
  */
-export async function samplesDataDir(prefix = 'lds-samples-'): Promise<{ dataDir: string; parts: PartitionSummary[] }> {
+export async function samplesDataDir(prefix = 'lds-samples-'): Promise<{ dataDir: string; parts: PartitionSummary[]; progress: string }> {
   const root = inject('samplesRoot');
   const template = join(root, 'data');
   const done = join(root, 'parts.json');
@@ -25,7 +25,11 @@ export async function samplesDataDir(prefix = 'lds-samples-'): Promise<{ dataDir
   try { await mkdir(join(root, 'lock')); mine = true; } catch { /* another file ingests them */ }
   if (mine) {
     try {
-      const parts = await runSamples(silentContext(template));
+      // The jobs' progress lines (off a terminal: plain lines) are kept for the CLI's tests.
+      const lines: string[] = [];
+      const progressOut = { isTTY: false, write: (l: string) => { lines.push(l); return true; } } as unknown as NodeJS.WriteStream;
+      const parts = await runSamples({ ...silentContext(template), progressOut });
+      await writeFile(join(root, 'progress.txt'), lines.join(''));
       await writeFile(done, JSON.stringify(parts));
     } catch (err) {
       await writeFile(failed, String((err as Error).stack ?? err));
@@ -39,5 +43,5 @@ export async function samplesDataDir(prefix = 'lds-samples-'): Promise<{ dataDir
   }
   const dataDir = join(await mkdtemp(join(tmpdir(), prefix)), 'data');
   await cp(template, dataDir, { recursive: true });
-  return { dataDir, parts: JSON.parse(await readFile(done, 'utf8')) as PartitionSummary[] };
+  return { dataDir, parts: JSON.parse(await readFile(done, 'utf8')) as PartitionSummary[], progress: await readFile(join(root, 'progress.txt'), 'utf8') };
 }

@@ -70,5 +70,5 @@ describe('npm run ingest', () => {
     const second = cli(['samples', '--if-empty'], { DATA_DIR: dataDir });
     expect(second.status).toBe(0);
     expect(second.stderr).toContain('samples not ingested again');
-  });
+  }, 300_000); // every sample job runs in the child: minutes on a loaded machine
 });

@@ -14,6 +14,8 @@
  * Parsing rules: see ./csv-parser.ts.
  */
 import { CsvParser, type CsvRow } from './csv-parser.ts';
+import { stat } from 'node:fs/promises';
+import { createProgress } from '../progress.ts';
 import { readTextChunks } from './text-source.ts';
 
 export type { CsvRow } from './csv-parser.ts';
@@ -25,16 +27,25 @@ export type CsvReadOptions = {
   encoding?: string;
   /** Progress: called with the number of bytes read from disk (compressed bytes for .gz). */
   onBytes?: (n: number) => void;
+  /** Shows the job's progress (rows, percentage of the file's bytes, remaining time) under this label. */
+  progress?: { label: string; out?: NodeJS.WriteStream };
 };
 
 export async function* readCsv(path: string, opts: CsvReadOptions = {}): AsyncGenerator<CsvRow> {
   const parser = new CsvParser({ separator: opts.separator });
-  for await (const chunk of readTextChunks(path, opts.encoding, opts.onBytes)) {
+  let bytes = 0;
+  let rows = 0;
+  const progress = opts.progress ? createProgress(opts.progress.label, (await stat(path)).size, opts.progress.out) : null;
+  const onBytes = (n: number) => { bytes += n; opts.onBytes?.(n); };
+  for await (const chunk of readTextChunks(path, opts.encoding, onBytes)) {
     parser.push(chunk);
-    for (let row = parser.next(); row !== null; row = parser.next()) yield row;
+    for (let row = parser.next(); row !== null; row = parser.next()) { rows++; yield row; }
+    progress?.tick(rows, bytes);
   }
   parser.end();
-  for (let row = parser.next(); row !== null; row = parser.next()) yield row;
+  for (let row = parser.next(); row !== null; row = parser.next()) { rows++; yield row; }
+  progress?.tick(rows, bytes);
+  progress?.done();
 }
 
 /** Separator (given or sniffed) and column names, reading only the header record. */

@@ -19,6 +19,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { createProgress } from '../progress.ts';
 import { readGeoJson } from './geojson.ts';
 import {
   extractZipLayer,
@@ -36,9 +37,22 @@ export type FeatureReadOptions = {
   encoding?: string;
   /** Layer (base name, case-insensitive) inside a zip or folder. */
   layer?: string;
+  /** Shows the job's progress (features, percentage of the main file's bytes, remaining time) under this label. */
+  progress?: { label: string; out?: NodeJS.WriteStream };
 };
 
 export async function* readFeatures(path: string, opts: FeatureReadOptions = {}): AsyncGenerator<FeatureRow> {
+  if (!opts.progress) { yield* readFeatureRows(path, opts); return; }
+  const progress = createProgress(opts.progress.label, null, opts.progress.out);
+  let rows = 0;
+  for await (const row of readFeatureRows(path, opts)) {
+    progress.tick(++rows, row.bytes?.read, row.bytes?.total);
+    yield row;
+  }
+  progress.done();
+}
+
+async function* readFeatureRows(path: string, opts: FeatureReadOptions): AsyncGenerator<FeatureRow> {
   if (await isDirectory(path)) {
     const layer = pickLayer(await listFolderLayers(path), opts.layer, path);
     yield* readLayerFile(layer.kind === 'shapefile' ? layer.files.get('.shp')! : [...layer.files.values()][0], opts);

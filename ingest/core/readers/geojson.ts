@@ -19,7 +19,7 @@
  * WGS84). When `crs` comes after `features` (it should come first), the last 64 KiB of
  * the file are searched for it before the first feature is emitted (uncompressed files).
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { Feature, Geometry } from 'geojson';
 import { readTextChunks } from './text-source.ts';
 import type { FeatureRow } from './shapefile.ts';
@@ -311,7 +311,8 @@ export async function* readGeoJson(path: string, opts: { encoding?: string } = {
   });
 
   let tailChecked = false;
-  for await (const chunk of readTextChunks(path, opts.encoding)) {
+  const bytes = { read: 0, total: (await stat(path)).size };
+  for await (const chunk of readTextChunks(path, opts.encoding, (n) => { bytes.read += n; })) {
     scanner.push(chunk);
     if (pending.length > 0 && crs === undefined && !tailChecked) {
       tailChecked = true;
@@ -319,12 +320,12 @@ export async function* readGeoJson(path: string, opts: { encoding?: string } = {
     }
     for (const text of pending) {
       index++;
-      yield { index, feature: toFeature(JSON.parse(text), index), crs: crs ?? null };
+      yield { index, feature: toFeature(JSON.parse(text), index), crs: crs ?? null, bytes: { ...bytes } };
     }
     pending = [];
     for (const obj of objects.splice(0)) {
       index++;
-      yield { index, feature: toFeature(obj, index), crs: crs ?? null };
+      yield { index, feature: toFeature(obj, index), crs: crs ?? null, bytes: { ...bytes } };
     }
   }
   scanner.end();

@@ -11,6 +11,8 @@ export interface GeoPackage {
   /** Tables of gpkg_contents (features and attributes), by name. */
   tables(): string[];
   columns(table: string): string[];
+  /** Number of rows of a table (for a job's progress). */
+  count(table: string): number;
   /** Rows of a table, as text (SQLite values stringified; NULL stays null). */
   rows(table: string, columns: string[]): IterableIterator<Record<string, string | null>>;
   close(): void;
@@ -38,6 +40,7 @@ export async function openGeoPackage(path: string): Promise<GeoPackage> {
     // A table listed in gpkg_contents but absent from the file is not there.
     tables: () => one("SELECT table_name FROM gpkg_contents WHERE table_name IN (SELECT name FROM sqlite_master WHERE type IN ('table', 'view')) ORDER BY table_name").map((r) => String(r.table_name)),
     columns: (table) => one(`PRAGMA table_info(${quoteId(table)})`).map((r) => String(r.name)),
+    count: (table) => Number(one(`SELECT count(*) AS n FROM ${quoteId(table)}`)[0]!.n),
     *rows(table, columns) {
       const st = db.prepare(`SELECT ${columns.map(quoteId).join(', ')} FROM ${quoteId(table)}`);
       try {

@@ -20,6 +20,11 @@ export type FeatureRow = {
   feature: Feature;
   /** 'EPSG:NNNN' when known; a WKT string for an unrecognised .prj; null = format default. */
   crs: string | null;
+  /**
+   * Bytes of the main file (.shp, .geojson, or the .gz as stored) read so far and its size, for a
+   * job's percentage and remaining time. Read ahead by up to a buffer: an estimate, not an offset.
+   */
+  bytes?: { read: number; total: number };
 };
 
 /** Layer files found in a folder or zip, grouped by base name (key: lower-case base name). */
@@ -106,6 +111,7 @@ export async function* readShapefile(
     opts.onInfo?.({ crs, dbfEncoding: dbf?.encodingUsed ?? null, fields: dbf?.fields.map((f) => f.name) ?? [] });
     // A stream rather than the path: the package appends ".shp" to paths ending in ".SHP".
     const shpStream = createReadStream(shpPath, { highWaterMark: 1 << 20 });
+    const total = (await stat(shpPath)).size;
     const shp = await openShp(shpStream);
     try {
       for (let index = 1; ; index++) {
@@ -118,7 +124,7 @@ export async function* readShapefile(
           geometry: (value as Geometry | null) ?? null,
           properties: rec ? rec.properties : {},
         } as Feature;
-        yield { index, feature, crs };
+        yield { index, feature, crs, bytes: { read: shpStream.bytesRead, total } };
       }
     } finally {
       await shp.cancel().catch(() => undefined);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatDuration } from '../../../ingest/core/progress.ts';
 
@@ -69,5 +70,64 @@ describe('withProgress', () => {
     const input = new URL('../../../datasets/fr/dvf/csv/2023/departements/75.csv', import.meta.url).pathname;
     await ingestDvf({ ...silentContext(dataDir), progressOut: out }, [{ path: input }]);
     expect(lines.filter((l) => /^fr\.dvf \S+: \d+ rows, \d+ rows\/s, 100\.0%, done\n$/.test(l))).toHaveLength(1);
+  });
+});
+
+describe('progress of every job', () => {
+  it('shows each job run on the samples with its file, its rows, the share of its bytes read and done', async () => {
+    const { samplesDataDir } = await import('../../helpers/samples.ts');
+    const { JOBS } = await import('../../../ingest/jobs.ts');
+    const { progress } = await samplesDataDir('lds-progress-');
+    const done = progress.split('\n').filter((l) => /: \d+ rows, \d+ rows\/s, 100\.0%, done$/.test(l));
+    // A job deriving its tables from others (fr.properties) reads no file of its own.
+    const reading = JOBS.filter((j) => j.samples.some((argv) => argv.length > 0));
+    const silent = reading.filter((j) => !done.some((l) => [j.id, ...j.sources.map((s) => s.id)].some((id) => l.startsWith(`${id} `))));
+    expect(silent.map((j) => j.id)).toEqual([]);
+    expect(reading.length).toBeGreaterThan(30);
+  }, 300_000); // the samples, ingested once per run: minutes on a loaded machine
+});
+
+describe('progress from the readers', () => {
+  it('gives the share of a GeoJSON file and of a shapefile read so far, feature by feature', async () => {
+    const { readFeatures } = await import('../../../ingest/core/readers/features.ts');
+    const { REPO_ROOT } = await import('../../../ingest/jobs.ts');
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'lds-progress-features-'));
+    // 3 MB of features: three read chunks (1 MiB), so the share grows as they are read.
+    const feature = (i: number) => JSON.stringify({ type: 'Feature', properties: { id: i, pad: 'x'.repeat(1000) }, geometry: { type: 'Point', coordinates: [2.35, 48.85] } });
+    const file = join(dir, 'big.geojson');
+    await writeFile(file, `{"type":"FeatureCollection","features":[${Array.from({ length: 3000 }, (_, i) => feature(i)).join(',')}]}`);
+    const shares: number[] = [];
+    for await (const row of readFeatures(file)) shares.push(row.bytes!.read / row.bytes!.total);
+    expect(shares).toHaveLength(3000);
+    expect(shares[0]).toBeLessThan(0.5);
+    expect(shares.at(-1)).toBe(1);
+    expect(shares.every((s, i) => i === 0 || s >= shares[i - 1]!)).toBe(true);
+    const lines: string[] = [];
+    const out = { isTTY: false, write: (l: string) => { lines.push(l); return true; } } as unknown as NodeJS.WriteStream;
+    const shp = join(REPO_ROOT, 'datasets/fr/contours-iris/CONTOURS-IRIS.shp');
+    let features = 0;
+    for await (const row of readFeatures(shp, { progress: { label: 'fr.zones contours-iris', out } })) {
+      features++;
+      expect(row.bytes!.total).toBe(statSync(shp).size);
+    }
+    expect(lines.at(-1)).toBe(`fr.zones contours-iris: ${features} rows, ${lines.at(-1)!.split(', ')[1]!.split(' ')[0]} rows/s, 100.0%, done\n`);
+  });
+
+  it('gives readCsv a percentage of the file and a final line', async () => {
+    const { readCsv } = await import('../../../ingest/core/readers/csv.ts');
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(await mkdtemp(join(tmpdir(), 'lds-progress-csv-')), 'rows.csv');
+    await writeFile(file, `a;b\n${Array.from({ length: 100 }, (_, i) => `${i};x`).join('\n')}\n`);
+    const lines: string[] = [];
+    const out = { isTTY: false, write: (l: string) => { lines.push(l); return true; } } as unknown as NodeJS.WriteStream;
+    let n = 0;
+    for await (const row of readCsv(file, { progress: { label: 'fr.test rows.csv', out } })) if (!row.error) n++;
+    expect(n).toBe(100);
+    expect(lines).toEqual([expect.stringMatching(/^fr\.test rows\.csv: 100 rows, \d+ rows\/s, 100\.0%, done\n$/)]);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -74,7 +74,8 @@ describe('GeoJSON', () => {
     writeFileSync(gz, gzipSync(JSON.stringify({ type: 'FeatureCollection', features })));
     const rows = await all(gz);
     expect(rows).toHaveLength(20000);
-    expect(rows[19999]).toEqual({ index: 20000, crs: null, feature: features[19999] });
+    // The bytes read are the gzip file's, as stored: what a job's share of the file is made of.
+    expect(rows[19999]).toEqual({ index: 20000, crs: null, feature: features[19999], bytes: { read: statSync(gz).size, total: statSync(gz).size } });
   });
 
   it('rejects a truncated file', async () => {
@@ -118,9 +119,11 @@ describe('shapefile', () => {
     const base = join(dir, 'villes');
     writeShapefile(quebecSpec(base));
     const rows = await all(`${base}.shp`, { encoding: 'cp850' });
+    // A file smaller than one read chunk is read whole with its first record.
+    const bytes = { read: statSync(`${base}.shp`).size, total: statSync(`${base}.shp`).size };
     expect(rows).toEqual([
-      { index: 1, crs: null, feature: { type: 'Feature', properties: { NOM: 'Montréal', POP: 1762949 }, geometry: { type: 'Point', coordinates: [-73.5673, 45.5017] } } },
-      { index: 2, crs: null, feature: { type: 'Feature', properties: { NOM: 'Québec', POP: 549459 }, geometry: { type: 'Point', coordinates: [-71.2082, 46.8139] } } },
+      { index: 1, crs: null, bytes, feature: { type: 'Feature', properties: { NOM: 'Montréal', POP: 1762949 }, geometry: { type: 'Point', coordinates: [-73.5673, 45.5017] } } },
+      { index: 2, crs: null, bytes, feature: { type: 'Feature', properties: { NOM: 'Québec', POP: 549459 }, geometry: { type: 'Point', coordinates: [-71.2082, 46.8139] } } },
     ]);
   });
 
