@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,4 +68,10 @@ describe('the README examples of the state CLIs', () => {
     }
     expect(failed).toEqual([]);
   }, 300_000);
+
+  it('names only files and folders of the repository where it names a committed one', () => {
+    const named = [...new Set([...README.matchAll(/\bdatasets\/[A-Za-z0-9_./-]*[A-Za-z0-9_/]/g)].map((m) => m[0]))];
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((p) => !existsSync(join(import.meta.dirname, '..', p)))).toEqual([]);
+  });
 });
