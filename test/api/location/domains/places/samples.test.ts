@@ -17,6 +17,7 @@ import { BPE_CATEGORIES, bpeCrs } from '../../../../../ingest/fr/bpe.ts';
 import { caSchoolCategory } from '../../../../../ingest/ca/schools.ts';
 import { toWgs84 } from '../../../../../ingest/core/reproject.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { duckRows } from '../../../../helpers/duckdb.ts';
 
 // Places and access on the committed samples, checked against a brute-force haversine over the feeds' own stops.txt.
 let t: TestApp;
@@ -146,8 +147,8 @@ describe('places in Belgium', () => {
     expect(stations[0]!.d).toBeGreaterThan(100);
     expect(access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
     expect(access.stations).toEqual([]);
-    expect(access.missing).toMatchObject({ stations: 'not_found', 'nearest.airport': 'unavailable', airports: 'unavailable' });
-    expect(access.nearest.airport).toBeNull();
+    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', 'nearest.highway_access': 'unavailable' });
+    expect(access.nearest.airport).toMatchObject({ name: 'Brussels Airport', category: 'transport.airport' });
     expect(access.status).toBe('partial');
     const wide = AccessResponse.parse((await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=2000`)).json()).data.access;
     expect(wide.stations.map((s) => s.name)).toEqual(stations.filter((s) => s.d <= 2000).map((s) => s.name));
@@ -226,6 +227,31 @@ describe('places and access in the reports of the three countries', () => {
   });
 });
 
+describe('access: the nearest airport in the three countries', () => {
+  // The documented rule read independently (DuckDB's CSV reader over the published files):
+  // large and medium airports with scheduled service, of the country's ISO codes.
+  const airports = async (cc: string, iso: string[]) => duckRows<{ name: string; lat: number; lng: number }>(
+    `SELECT name, latitude_deg AS lat, longitude_deg AS lng FROM read_csv('${join(REPO_ROOT, `datasets/${cc}/airports/airports.csv`)}', header = true)
+     WHERE type IN ('large_airport', 'medium_airport') AND scheduled_service = 'yes' AND iso_country IN (${iso.map((c) => `'${c}'`).join(', ')})`);
+  it.each([
+    ['fr', 48.8597, 2.36745, ['FR', 'RE'], 'Paris-Orly Airport'],
+    ['fr', 45.0136, -0.1291, ['FR', 'RE'], 'Bordeaux-Mérignac Airport'],
+    ['fr', -20.88, 55.45, ['FR', 'RE'], 'Roland Garros Airport'],
+    ['ca', 45.52, -73.58, ['CA'], 'Montréal / Saint-Hubert Longueuil Airport'],
+    // Gatineau: the nearest airport is across the Ottawa river, in Ontario (Canada's airports count).
+    ['ca', 45.5, -75.75, ['CA'], 'Ottawa Macdonald-Cartier International Airport'],
+    ['be', GRAND_PLACE.lat, GRAND_PLACE.lng, ['BE'], 'Brussels Airport'],
+  ])('%s (%f, %f): the nearest as a brute-force haversine over the file', async (cc, lat, lng, iso, name) => {
+    const brute = (await airports(cc, iso)).map((a) => ({ ...a, d: haversine(lat, lng, a.lat, a.lng) })).sort((a, b) => a.d - b.d);
+    expect(brute[0]!.name).toBe(name);
+    const res = await get(`/api/v1/${cc}/report?lat=${lat}&lng=${lng}&include=access`);
+    expect(res.statusCode, res.body).toBe(200);
+    const access = (ReportResponse.parse(res.json()).data as { access: Access }).access;
+    expect(access.nearest.airport).toMatchObject({ name, category: 'transport.airport', distance_m: Math.round(brute[0]!.d) });
+    expect(access.airports.map((a) => a.name)).toEqual(brute.filter((a) => a.d <= 1000).map((a) => a.name));
+  });
+});
+
 describe('/catalog/categories', () => {
   it('serves the same taxonomy in the three countries, with the sources feeding each code there', async () => {
     const codes: string[][] = [];
@@ -237,7 +263,8 @@ describe('/catalog/categories', () => {
       expect(data.categories.map((x) => x.code)).toEqual(PLACE_CATEGORY_CODES);
       if (c === 'be') {
         expect(data.categories.find((x) => x.code === 'transport.bus')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl']);
-        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb']);
+        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.airports', 'be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb']);
+        expect(data.categories.find((x) => x.code === 'transport.airport')!.sources).toEqual(['be.airports']);
         expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: [] });
       }
     }
