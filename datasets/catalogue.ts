@@ -34,6 +34,7 @@ import { chargingSource } from './fr/charging/source.ts';
 import { fuelSource } from './fr/fuel/source.ts';
 import { caSchoolsSource } from './ca/schools/source.ts';
 import { beAirportsSource, caAirportsSource, frAirportsSource } from './ourairports/source.ts';
+import { beOsmSource, caOsmSource, frOsmSource } from './osm/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -57,7 +58,7 @@ export const SOURCES: readonly Source[] = [
   sisSource, brushClearingSource,
   cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource,
   bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
-  frAirportsSource, caAirportsSource, beAirportsSource,
+  frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

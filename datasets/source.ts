@@ -15,7 +15,7 @@ export interface Source {
   url: string;
   /** Direct download address used by `--download`; `{part}` is replaced by a partition (department...). */
   download_url: string | null;
-  format: 'csv' | 'geojson' | 'shapefile' | 'xml' | 'geopackage';
+  format: 'csv' | 'geojson' | 'shapefile' | 'xml' | 'geopackage' | 'osm_pbf';
   crs: string;
   encoding: string;
   update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'half_yearly' | 'yearly' | 'irregular';

@@ -45,6 +45,7 @@ import { chargingJob } from './fr/charging.job.ts';
 import { fuelJob } from './fr/fuel.job.ts';
 import { caSchoolsJob } from './ca/schools.job.ts';
 import { airportsJob } from './generic/airports.job.ts';
+import { osmMotorwayJunctionsJob } from './generic/osm-motorway-junctions.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -61,7 +62,7 @@ export const JOBS: Job[] = [
   sisJob, riskCommunesJob,
   cadastreJob, dpeJob, buildingsJob, propertiesJob,
   bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
-  airportsJob,
+  airportsJob, osmMotorwayJunctionsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -147,7 +147,7 @@ describe('places in Belgium', () => {
     expect(stations[0]!.d).toBeGreaterThan(100);
     expect(access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
     expect(access.stations).toEqual([]);
-    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', 'nearest.highway_access': 'unavailable' });
+    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', highway_accesses: 'not_found', 'nearest.school': 'unavailable' });
     expect(access.nearest.airport).toMatchObject({ name: 'Brussels Airport', category: 'transport.airport' });
     expect(access.status).toBe('partial');
     const wide = AccessResponse.parse((await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=2000`)).json()).data.access;
@@ -252,6 +252,33 @@ describe('access: the nearest airport in the three countries', () => {
   });
 });
 
+describe('access: the nearest motorway access in the three countries', () => {
+  /** The accesses as the samples' XML says them: a junction node, unless one with the same ref and name within 1 km has a smaller id. */
+  const accesses = (cc: string) => {
+    const nodes = readFileSync(join(REPO_ROOT, `datasets/${cc}/osm/motorway-junctions.osm`), 'utf8').split('\n').filter((l) => l.includes('v="motorway_junction"')).map((l) => ({
+      id: Number(/ id="(\d+)"/.exec(l)![1]), lat: Number(/lat="([-\d.]+)"/.exec(l)![1]), lng: Number(/lon="([-\d.]+)"/.exec(l)![1]),
+      ref: /k="ref" v="([^"]*)"/.exec(l)?.[1] ?? null, name: /k="name" v="([^"]*)"/.exec(l)?.[1] ?? null,
+    }));
+    return nodes.filter((n) => !nodes.some((o) => o.id < n.id && n.ref !== null && o.ref === n.ref && o.name === n.name && haversine(o.lat, o.lng, n.lat, n.lng) <= 1000));
+  };
+  it.each([
+    // A4 exit 1, which OSM names only by its number: name null.
+    ['fr', 48.8597, 2.36745, null],
+    ['fr', 45.0136, -0.1291, 'Coutras'],
+    ['ca', 45.52, -73.58, 'Rue Saint-Urbain'],
+    ['be', GRAND_PLACE.lat, GRAND_PLACE.lng, 'Anderlecht'],
+  ])('%s (%f, %f): the nearest as a brute-force haversine over the extract', async (cc, lat, lng, name) => {
+    const brute = accesses(cc).map((a) => ({ ...a, d: haversine(lat, lng, a.lat, a.lng) })).sort((a, b) => a.d - b.d);
+    expect(brute[0]!.name).toBe(name);
+    const res = await get(`/api/v1/${cc}/report?lat=${lat}&lng=${lng}&include=access&radius=2000`);
+    expect(res.statusCode, res.body).toBe(200);
+    const access = (ReportResponse.parse(res.json()).data as { access: Access }).access;
+    expect(access.nearest.highway_access).toMatchObject({ name, category: 'transport.highway_access', distance_m: Math.round(brute[0]!.d), lines: null });
+    expect(access.highway_accesses.map((a) => a.distance_m)).toEqual(brute.filter((a) => a.d <= 2000).map((a) => Math.round(a.d)));
+    expect(access.missing['nearest.highway_access']).toBeUndefined();
+  });
+});
+
 describe('/catalog/categories', () => {
   it('serves the same taxonomy in the three countries, with the sources feeding each code there', async () => {
     const codes: string[][] = [];
@@ -263,7 +290,7 @@ describe('/catalog/categories', () => {
       expect(data.categories.map((x) => x.code)).toEqual(PLACE_CATEGORY_CODES);
       if (c === 'be') {
         expect(data.categories.find((x) => x.code === 'transport.bus')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl']);
-        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.airports', 'be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb']);
+        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.airports', 'be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb', 'be.osm']);
         expect(data.categories.find((x) => x.code === 'transport.airport')!.sources).toEqual(['be.airports']);
         expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: [] });
       }
