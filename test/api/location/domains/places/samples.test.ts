@@ -92,7 +92,8 @@ function schoolsFile(): { name: string; category: string; lat: number; lng: numb
 
 describe('places in Belgium', () => {
   it('counts and orders the stops within the radius as a brute-force haversine over the feeds, the twin stop served once', async () => {
-    const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100`);
+    // Transport items only: the French-language schools around are listed too (and checked below).
+    const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100&category=transport`);
     expect(res.statusCode, res.body).toBe(200);
     const places = Places.parse(PlacesResponse.parse(res.json()).data.places);
     const brute = feedPlaces('be', ['stib', 'delijn', 'sncb']).map((p) => ({ ...p, d: haversine(GRAND_PLACE.lat, GRAND_PLACE.lng, p.lat, p.lng) }))
@@ -111,10 +112,11 @@ describe('places in Belgium', () => {
     const debrouckereBus = places.items.filter((i) => i.category === 'transport.bus' && /brouck/i.test(i.name ?? ''));
     expect(debrouckereBus).toHaveLength(1);
     expect(debrouckereBus[0]!.lines).toEqual(['86', '355']);
-    // Groups with no source ingested in Belgium are null and named, never 0.
+    // Groups with no source ingested in Belgium are null and named, never 0; schools in Brussels are
+    // only the French-language ones (FWB): null too, not_covered, never a count of a part.
     expect(places.counts).toMatchObject({ school: null, health: null, shop: null });
     expect(places.status).toBe('partial');
-    expect(places.missing).toMatchObject({ 'counts.school': 'unavailable' });
+    expect(places.missing).toMatchObject({ 'counts.school': 'not_covered', 'counts.health': 'unavailable' });
     // A stop's lines are a list, empty when its feed publishes no trips (SNCB's sample).
     expect(places.items.find((i) => i.name === 'Bruxelles-Central')).toMatchObject({ category: 'transport.train_station', lines: [], id: placeId('be.gtfs.nmbs-sncb.8813003') });
   });
@@ -126,7 +128,7 @@ describe('places in Belgium', () => {
     const all = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport`)).json()).data.places;
     // Counts describe the surroundings whatever the filter.
     expect(metro.counts).toEqual(all.counts);
-    const page2 = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=2&page=2`)).json()).data.places;
+    const page2 = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=2&page=2&category=transport`)).json()).data.places;
     expect(page2.items.map((i) => i.id)).toEqual(all.items.slice(2, 4).map((i) => i.id));
     const bad = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport.rocket`);
     expect(bad.statusCode).toBe(400);
@@ -147,7 +149,7 @@ describe('places in Belgium', () => {
     expect(stations[0]!.d).toBeGreaterThan(100);
     expect(access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
     expect(access.stations).toEqual([]);
-    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', highway_accesses: 'not_found', 'nearest.school': 'unavailable' });
+    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', highway_accesses: 'not_found', 'nearest.school': 'not_covered' });
     expect(access.nearest.airport).toMatchObject({ name: 'Brussels Airport', category: 'transport.airport' });
     expect(access.status).toBe('partial');
     const wide = AccessResponse.parse((await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=2000`)).json()).data.access;
@@ -279,6 +281,46 @@ describe('access: the nearest motorway access in the three countries', () => {
   });
 });
 
+describe('Belgium: the Fédération Wallonie-Bruxelles\'s schools, complete in the Walloon Region only', () => {
+  /** The sample's places as the file says them: one per site and stage with a position, primary over kindergarten. */
+  const fwbSchools = () => {
+    const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/be/schools/signaletique-fase.csv'), 'utf8').trim().split('\n');
+    const cols = head!.split(';');
+    const rows = lines.map((l) => Object.fromEntries(l.split(';').map((v, i) => [cols[i]!, v])) as Record<string, string>).filter((r) => r.geolocalisation);
+    const stage = (t: string) => (/^(Maternel|Primaire)/.test(t) ? 'f' : /^Secondaire/.test(t) ? 's' : /^Promotion sociale/.test(t) ? 'p' : /^(Université|Haute École|École supérieure des Arts)$/.test(t) ? 'u' : null);
+    const out = new Map<string, { name: string; lat: number; lng: number }>();
+    for (const r of rows) {
+      const st = stage(r.type_d_enseignement!);
+      if (!st) continue;
+      const [lat, lng] = r.geolocalisation!.split(',').map(Number);
+      out.set(`${r.ndeg_fase_de_l_implantation}.${st}`, { name: r.nom_de_l_etablissement!, lat: lat!, lng: lng! });
+    }
+    return [...out.values()];
+  };
+  it('Tubize (Walloon Region): the school count and the nearest school as a brute-force haversine over the file', async () => {
+    const [lat, lng] = [50.6905, 4.2045];
+    const res = await get(`/api/v1/be/report?lat=${lat}&lng=${lng}&include=places,access`);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const brute = fwbSchools().map((s) => ({ ...s, d: haversine(lat, lng, s.lat, s.lng) })).sort((a, b) => a.d - b.d);
+    expect(data.places.counts.school).toBe(brute.filter((s) => s.d <= 1000).length);
+    expect(data.places.counts.school).toBeGreaterThan(0);
+    expect(data.access.nearest.school).toMatchObject({ name: brute[0]!.name, distance_m: Math.round(brute[0]!.d) });
+    expect(data.places.missing['counts.school']).toBeUndefined();
+  });
+  it.each([['Brussels', 50.8466, 4.3524], ['Machelen (Flemish Region)', 50.911, 4.44]])('%s: school count and nearest school null, not_covered, with a warning', async (_, lat, lng) => {
+    const res = await get(`/api/v1/be/report?lat=${lat}&lng=${lng}&include=places,access`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = ReportResponse.parse(res.json());
+    const data = body.data as { places: Places; access: Access };
+    expect(data.places.counts.school).toBeNull();
+    expect(data.places.missing['counts.school']).toBe('not_covered');
+    expect(data.access.nearest.school).toBeNull();
+    expect(data.access.missing['nearest.school']).toBe('not_covered');
+    expect(body.meta.warnings.map((w) => w.message).join('\n')).toMatch(/counts\.school: not every school place is published here \(the Flemish Community's schools/);
+  });
+});
+
 describe('/catalog/categories', () => {
   it('serves the same taxonomy in the three countries, with the sources feeding each code there', async () => {
     const codes: string[][] = [];
@@ -292,7 +334,7 @@ describe('/catalog/categories', () => {
         expect(data.categories.find((x) => x.code === 'transport.bus')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl']);
         expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.airports', 'be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb', 'be.osm']);
         expect(data.categories.find((x) => x.code === 'transport.airport')!.sources).toEqual(['be.airports']);
-        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: [] });
+        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: ['be.schools-fwb'] });
       }
     }
     expect(codes[1]).toEqual(codes[0]);
