@@ -139,8 +139,8 @@ export async function benchPlaces(equipment: number, stops: number, queries: num
     let found = 0, nearestAgree = 0, nearestCompared = 0;
     const lastNearest: Record<string, string | null> = {};
     const runners: Record<string, (p: { lat: number; lng: number }) => Promise<void>> = {
-      places: async (p) => { const r = await placesAt(deps, 'fr', { lat: p.lat, lng: p.lng, radius: 1000, page: 1, perPage: 10 }); found += r.value.pagination.total; },
-      access: async (p) => { const r = await accessAt(deps, 'fr', { lat: p.lat, lng: p.lng, radius: 1000 }); lastNearest.service = r.value.nearest.station ? `${r.value.nearest.station.distance_m}` : null; },
+      places: async (p) => { const r = await placesAt(deps, 'fr', { lat: p.lat, lng: p.lng, radius: 1000, page: 1, perPage: 10, region: null }); found += r.value.pagination.total; },
+      access: async (p) => { const r = await accessAt(deps, 'fr', { lat: p.lat, lng: p.lng, radius: 1000, region: null }); lastNearest.service = r.value.nearest.station ? `${r.value.nearest.station.distance_m}` : null; },
       postgis_places: async (p) => {
         await client!.query(`SELECT split_part(category, '.', 1) AS g, count(*)::int AS n FROM bench_places WHERE ST_DWithin(geog, ${point}, 1000, false) GROUP BY 1`, [p.lat, p.lng]);
         await client!.query(`SELECT id, category, name, ST_Distance(geog, ${point}, false) AS d FROM bench_places WHERE ST_DWithin(geog, ${point}, 1000, false) ORDER BY geog <-> ${point} LIMIT 10`, [p.lat, p.lng]);

@@ -19,6 +19,7 @@ import { benchZones } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
 import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
+import { benchOsmPbf } from './osm-pbf.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -155,6 +156,8 @@ if (what === 'all' || what === 'places') {
   const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.BENCH_PLACES_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_places';
   results.places = await benchPlaces(opt('equipment', 2_500_000), opt('stops', 500_000), opt('queries', 1_000), postgis);
 }
+// osm-pbf: [--nodes N] (default 4,000,000) [--rounds N]: the .osm.pbf reader against inflating the same blobs
+if (what === 'all' || what === 'osm-pbf') results.osm_pbf = await benchOsmPbf(opt('nodes', 4_000_000), opt('rounds', 3));
 // Not in `all`: national scale takes long and most of the machine's memory.
 if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s));
 console.log(JSON.stringify(results, null, 2));

@@ -33,6 +33,9 @@ import { schoolsSource } from './fr/schools/source.ts';
 import { chargingSource } from './fr/charging/source.ts';
 import { fuelSource } from './fr/fuel/source.ts';
 import { caSchoolsSource } from './ca/schools/source.ts';
+import { beAirportsSource, caAirportsSource, frAirportsSource } from './ourairports/source.ts';
+import { beOsmSource, caOsmSource, frOsmSource } from './osm/source.ts';
+import { beSchoolsFwbSource } from './be/schools/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
@@ -56,6 +59,7 @@ export const SOURCES: readonly Source[] = [
   sisSource, brushClearingSource,
   cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource,
   bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
+  frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource, beSchoolsFwbSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

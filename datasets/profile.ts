@@ -11,6 +11,11 @@ export interface CountryProfile {
   id: Country;
   /** Upper-case code: the country zone's code and the variant's `country` (spec 2.4, 2.12). */
   code: 'FR' | 'BE' | 'CA';
+  /**
+   * ISO 3166-1 alpha-2 codes under which international datasets (OurAirports) publish the served
+   * territory: France's overseas departments and collectivities have codes of their own.
+   */
+  isoCodes: readonly string[];
   /** Name of the country zone, in the country's official languages. */
   name: string;
   /** Territory the routes serve, in the outside_coverage message and the coverage catalog. */

@@ -15,7 +15,7 @@ export interface Source {
   url: string;
   /** Direct download address used by `--download`; `{part}` is replaced by a partition (department...). */
   download_url: string | null;
-  format: 'csv' | 'geojson' | 'shapefile' | 'xml' | 'geopackage';
+  format: 'csv' | 'geojson' | 'shapefile' | 'xml' | 'geopackage' | 'osm_pbf';
   crs: string;
   encoding: string;
   update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'half_yearly' | 'yearly' | 'irregular';
@@ -28,6 +28,13 @@ export interface Source {
   partition_territories?: Record<string, string>;
   /** Committed format-faithful sample, relative to the repository root. */
   sample: string;
+  /**
+   * For a places source publishing only part of a group's places of the country (one Community's
+   * schools in Belgium): the regions (administrative_area_level1 codes) where the group is complete
+   * with it. Elsewhere, while no other source completes it, the group's count and nearest are null
+   * (not_covered), never a count of a part.
+   */
+  places_complete_in?: { group: string; administrative_area_level1: readonly string[]; missing: string };
 }
 
 /**

@@ -44,6 +44,9 @@ import { schoolsJob } from './fr/schools.job.ts';
 import { chargingJob } from './fr/charging.job.ts';
 import { fuelJob } from './fr/fuel.job.ts';
 import { caSchoolsJob } from './ca/schools.job.ts';
+import { airportsJob } from './generic/airports.job.ts';
+import { osmMotorwayJunctionsJob } from './generic/osm-motorway-junctions.job.ts';
+import { beSchoolsJob } from './be/schools.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -60,6 +63,7 @@ export const JOBS: Job[] = [
   sisJob, riskCommunesJob,
   cadastreJob, dpeJob, buildingsJob, propertiesJob,
   bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
+  airportsJob, osmMotorwayJunctionsJob, beSchoolsJob,
 ];
 
 export function jobById(id: string): Job | undefined {

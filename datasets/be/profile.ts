@@ -4,6 +4,7 @@ import type { CountryProfile } from '../profile.ts';
 export const beProfile: CountryProfile = {
   id: 'be',
   code: 'BE',
+  isoCodes: ['BE'],
   name: 'Belgique / België / Belgien',
   territory: { label: 'Belgique / België / Belgien', en: 'Belgium' },
   languages: ['fr', 'nl', 'de'],

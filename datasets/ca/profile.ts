@@ -4,6 +4,7 @@ import type { CountryProfile } from '../profile.ts';
 export const caProfile: CountryProfile = {
   id: 'ca',
   code: 'CA',
+  isoCodes: ['CA'],
   name: 'Canada',
   territory: { label: 'Québec', en: 'Quebec' },
   languages: ['fr', 'en'],

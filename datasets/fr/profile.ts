@@ -4,6 +4,7 @@ import type { CountryProfile } from '../profile.ts';
 export const frProfile: CountryProfile = {
   id: 'fr',
   code: 'FR',
+  isoCodes: ['FR', 'GP', 'MQ', 'GF', 'RE', 'YT', 'BL', 'MF'],
   name: 'France',
   territory: { label: 'France métropolitaine et départements d’outre-mer', en: 'France (metropolitan and overseas departments)' },
   languages: ['fr'],

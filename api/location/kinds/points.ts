@@ -218,6 +218,22 @@ export function pointCategories(warehouse: Warehouse, country: Country, table: s
   return categories;
 }
 
+const sourceCache = new WeakMap<Warehouse, Map<string, { generation: number; pairs: Promise<{ category: string; source: string }[]> }>>();
+
+/** The (category, source) pairs of a points table, read once per warehouse refresh as pointCategories. */
+export function pointCategorySources(warehouse: Warehouse, country: Country, table: string): Promise<{ category: string; source: string }[]> {
+  if (!warehouse.has(country, table)) return Promise.resolve([]);
+  let byTable = sourceCache.get(warehouse);
+  if (!byTable) sourceCache.set(warehouse, (byTable = new Map()));
+  const key = `${country}_${table}`;
+  const hit = byTable.get(key);
+  if (hit && hit.generation === warehouse.generation) return hit.pairs;
+  const pairs = warehouse.query<{ category: string; source: string }>(`SELECT DISTINCT category, source FROM ${key}`);
+  pairs.catch(() => byTable.delete(key));
+  byTable.set(key, { generation: warehouse.generation, pairs });
+  return pairs;
+}
+
 const caches = new Map<string, IndexCache<PointsIndex>>();
 const cacheOf = (table: string) => {
   let c = caches.get(table);

@@ -7,7 +7,7 @@ import type { Manifests } from '../../core/manifests.ts';
 /** Share-alike licences oblige reusers to keep the licence; open licences without it do not; unknown: null. */
 export function shareAlike(licence: string): boolean | null {
   if (/odbl|\bsa\b|share.?alike/i.test(licence)) return true;
-  if (/licence ouverte|open licence|cc by 4\.0|cc0|statbel|statistics canada open licence/i.test(licence)) return false;
+  if (/licence ouverte|open licence|cc by 4\.0|cc0|public domain|statbel|statistics canada open licence/i.test(licence)) return false;
   return null;
 }
 

@@ -1,3 +1,4 @@
+import { groupOf } from '../../../../schemas/categories.ts';
 import type { Country } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Place } from '../../../../schemas/place.ts';
@@ -7,7 +8,7 @@ import { nearestPoint, pointsAround, type PointHit } from '../../kinds/points.ts
 import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
 import { mergeDistanceOf, mergeDuplicates } from '../places/merge.ts';
 import { toPlace } from '../places/place.ts';
-import { categoriesIngested, inFilter, PLACES_RADIUS_M, PLACES_TABLE } from '../places/resolve.ts';
+import { categoriesIngested, incompleteGroups, inFilter, PLACES_RADIUS_M, PLACES_TABLE } from '../places/resolve.ts';
 
 /** Which taxonomy code each part of data.access reads (a group matches its categories). */
 const NEAREST = { station: 'transport.train_station', airport: 'transport.airport', highway_access: 'transport.highway_access', school: 'school' } as const;
@@ -30,7 +31,11 @@ async function withTwins(warehouse: Warehouse, country: Country, hit: PointHit):
   return mergeDuplicates([hit, ...around.items.filter((h) => h.id !== hit.id)])[0]!;
 }
 
-export interface AccessQuery { lat: number; lng: number; radius: number }
+export interface AccessQuery {
+  lat: number; lng: number; radius: number;
+  /** The point's administrative_area_level1 code: a nearest place of a group not all published there is null (not_covered). */
+  region: string | null;
+}
 
 /** data.access: a part whose categories no ingested source holds is null/empty with missing unavailable, never "none". */
 export async function accessAt(deps: LocationRouteDeps, country: Country, q: AccessQuery): Promise<Resolved & { value: Access }> {
@@ -41,8 +46,16 @@ export async function accessAt(deps: LocationRouteDeps, country: Country, q: Acc
   const ingested = await categoriesIngested(deps.warehouse, country);
   const has = (code: string) => [...ingested].some((c) => inFilter(c, code));
   const pending: string[] = [];
+  const incomplete = await incompleteGroups(deps.warehouse, country, q.region);
   for (const [key, code] of Object.entries(NEAREST) as [keyof typeof NEAREST, string][]) {
     if (!has(code)) { missing[`nearest.${key}`] = 'unavailable'; pending.push(`nearest.${key}`); continue; }
+    // The nearest published one may not be the nearest one (another Community's school, unpublished, nearer).
+    const notAll = incomplete.get(groupOf(code));
+    if (notAll !== undefined) {
+      missing[`nearest.${key}`] = 'not_covered';
+      warnings.push({ domain: 'access', code: 'data_unavailable', message: `nearest.${key}: not every ${groupOf(code)} place is published here (${notAll})` });
+      continue;
+    }
     const hit = await nearestOf(deps.warehouse, country, code, q.lat, q.lng);
     nearest[key] = hit ? toPlace(await withTwins(deps.warehouse, country, hit)) : null;
   }
@@ -54,10 +67,12 @@ export async function accessAt(deps: LocationRouteDeps, country: Country, q: Acc
     lists[key] = hits.filter((h) => inFilter(h.category, code)).slice(0, ACCESS_LIST_ITEMS).map(toPlace);
     if (lists[key].length === 0) missing[key] = 'not_found';
   }
-  const status = ingested.size === 0 ? 'unavailable' : pending.length > 0 ? 'partial' : 'ok';
+  const status = ingested.size === 0 ? 'unavailable' : pending.length > 0 || Object.values(missing).includes('not_covered') ? 'partial' : 'ok';
   if (pending.length > 0) warnings.push({ domain: 'access', code: 'data_unavailable', message: `${pending.join(', ')}: no source of ${pending.length > 1 ? 'these places' : 'this place'} is ingested for this country yet` });
   return { value: { status, radius_m: q.radius, nearest, ...lists, missing }, warnings };
 }
 
 export const accessResolver = (country: Country): Resolver => (deps, ctx) =>
-  accessAt(deps, country, { lat: ctx.location.latitude, lng: ctx.location.longitude, radius: ctx.radius ?? PLACES_RADIUS_M });
+  accessAt(deps, country, {
+    lat: ctx.location.latitude, lng: ctx.location.longitude, radius: ctx.radius ?? PLACES_RADIUS_M, region: ctx.location.zones.administrative_area_level1?.code ?? null,
+  });

@@ -22,7 +22,9 @@ export function accessRoute(country: Country, deps: LocationRouteDeps): AnyRoute
     handler: async ({ request, query }) => {
       const locale = localeOf(request, query.locale);
       const { location, warnings } = await locate(deps, country, placeInput(query), locale);
-      const { value, warnings: w } = await accessAt(deps, country, { lat: location.latitude, lng: location.longitude, radius: query.radius ?? PLACES_RADIUS_M });
+      const { value, warnings: w } = await accessAt(deps, country, {
+        lat: location.latitude, lng: location.longitude, radius: query.radius ?? PLACES_RADIUS_M, region: location.zones.administrative_area_level1?.code ?? null,
+      });
       return envelope(request, deps.clock, { access: value }, [...warnings, ...w]);
     },
   };

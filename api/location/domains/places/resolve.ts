@@ -3,7 +3,8 @@ import { groupOf, PLACE_GROUP_CODES } from '../../../../schemas/categories.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Places } from '../../../../schemas/places.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
-import { pointCategories, pointsAround } from '../../kinds/points.ts';
+import { sourceById } from '../../../../datasets/catalogue.ts';
+import { pointCategories, pointCategorySources, pointsAround } from '../../kinds/points.ts';
 import type { LocationRouteDeps, Resolved, Resolver } from '../types.ts';
 import { mergeDuplicates } from './merge.ts';
 import { toPlace } from './place.ts';
@@ -22,7 +23,33 @@ export const categoriesIngested = (warehouse: Warehouse, country: Country) => po
 
 export const inFilter = (category: string, filter: string | undefined) => !filter || category === filter || category.startsWith(`${filter}.`);
 
-export interface PlacesQuery { lat: number; lng: number; radius: number; category?: string; page: number; perPage: number }
+/**
+ * Groups whose places are not all published at the point (Source.places_complete_in): every
+ * ingested source of the group covers only some regions, none of them the point's region
+ * (administrative_area_level1; unknown counts as not covered). Such a group's count and nearest
+ * are null (not_covered), never a count of a part. The map gives what is missing, for the warning.
+ */
+export async function incompleteGroups(warehouse: Warehouse, country: Country, region: string | null): Promise<Map<string, string>> {
+  const bySource = new Map<string, Set<string>>();
+  for (const { category, source } of await pointCategorySources(warehouse, country, PLACES_TABLE)) {
+    const g = groupOf(category);
+    bySource.set(g, (bySource.get(g) ?? new Set()).add(source));
+  }
+  const out = new Map<string, string>();
+  for (const [g, sources] of bySource) {
+    const partial = [...sources].map((id) => sourceById(id)?.places_complete_in).filter((c) => c?.group === g);
+    if (partial.length < sources.size) continue; // a source of the whole country
+    if (region !== null && partial.some((c) => c!.administrative_area_level1.includes(region))) continue;
+    out.set(g, partial.map((c) => c!.missing).join('; '));
+  }
+  return out;
+}
+
+export interface PlacesQuery {
+  lat: number; lng: number; radius: number; category?: string; page: number; perPage: number;
+  /** The point's administrative_area_level1 code (null when unknown): where a group's sources are complete. */
+  region: string | null;
+}
 
 /** data.places (spec 2.11): counts per group (whatever the filter), items nearest first, one page. */
 export async function placesAt(deps: LocationRouteDeps, country: Country, q: PlacesQuery): Promise<Resolved & { value: Places }> {
@@ -40,21 +67,27 @@ export async function placesAt(deps: LocationRouteDeps, country: Country, q: Pla
   const { items: hits } = await pointsAround(deps.warehouse, country, PLACES_TABLE, { lat: q.lat, lng: q.lng, radiusM: q.radius, limit: ALL, offset: 0 });
   const merged = mergeDuplicates(hits);
   const groups = new Set([...ingested].map(groupOf));
+  const incomplete = await incompleteGroups(deps.warehouse, country, q.region);
   for (const g of PLACE_GROUP_CODES) {
-    if (groups.has(g)) counts[g] = merged.filter((h) => groupOf(h.category) === g).length;
-    else missing[`counts.${g}`] = 'unavailable';
+    if (!groups.has(g)) missing[`counts.${g}`] = 'unavailable';
+    else if (incomplete.has(g)) missing[`counts.${g}`] = 'not_covered';
+    else counts[g] = merged.filter((h) => groupOf(h.category) === g).length;
   }
   const pending = PLACE_GROUP_CODES.filter((g) => !groups.has(g));
   if (pending.length > 0) warnings.push({ domain: 'places', code: 'data_unavailable', message: `counts.${pending.join(', counts.')}: no source of ${pending.length > 1 ? 'these groups' : 'this group'} is ingested for this country yet` });
+  for (const [g, why] of incomplete) warnings.push({ domain: 'places', code: 'data_unavailable', message: `counts.${g}: not every ${g} place is published here (${why}); the items listed are those published` });
   const listed = merged.filter((h) => inFilter(h.category, q.category));
   const items = listed.slice((q.page - 1) * q.perPage, q.page * q.perPage).map(toPlace);
   if (listed.length === 0) missing.items = 'not_found';
   return {
-    value: { status: pending.length > 0 ? 'partial' : 'ok', radius_m: q.radius, counts, items, pagination: { ...pagination, total: listed.length }, missing },
+    value: { status: pending.length > 0 || incomplete.size > 0 ? 'partial' : 'ok', radius_m: q.radius, counts, items, pagination: { ...pagination, total: listed.length }, missing },
     warnings,
   };
 }
 
 /** The report's places: the first page around the located point, the report's radius or 1000 m. */
 export const placesResolver = (country: Country): Resolver => (deps, ctx) =>
-  placesAt(deps, country, { lat: ctx.location.latitude, lng: ctx.location.longitude, radius: ctx.radius ?? PLACES_RADIUS_M, page: 1, perPage: REPORT_ITEMS });
+  placesAt(deps, country, {
+    lat: ctx.location.latitude, lng: ctx.location.longitude, radius: ctx.radius ?? PLACES_RADIUS_M, page: 1, perPage: REPORT_ITEMS,
+    region: ctx.location.zones.administrative_area_level1?.code ?? null,
+  });

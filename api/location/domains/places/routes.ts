@@ -44,6 +44,7 @@ export function placesRoute(country: Country, deps: LocationRouteDeps): AnyRoute
       const { location, warnings } = await locate(deps, country, placeInput(query), locale);
       const { value, warnings: w } = await placesAt(deps, country, {
         lat: location.latitude, lng: location.longitude, radius: query.radius ?? PLACES_RADIUS_M, category, page: query.page ?? 1, perPage: query.per_page ?? PLACES_PER_PAGE,
+        region: location.zones.administrative_area_level1?.code ?? null,
       });
       return envelope(request, deps.clock, { places: value }, [...warnings, ...w]);
     },

@@ -15,6 +15,7 @@ import { caSchoolCategory } from '../../../../../ingest/ca/schools.ts';
 import { toWgs84 } from '../../../../../ingest/core/reproject.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { samplesDataDir } from '../../../../helpers/samples.ts';
+import { duckRows } from '../../../../helpers/duckdb.ts';
 
 // Places and access on the committed samples, checked against a brute-force haversine over the feeds' own stops.txt.
 let t: TestApp;
@@ -88,7 +89,8 @@ function schoolsFile(): { name: string; category: string; lat: number; lng: numb
 
 describe('places in Belgium', () => {
   it('counts and orders the stops within the radius as a brute-force haversine over the feeds, the twin stop served once', async () => {
-    const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100`);
+    // Transport items only: the French-language schools around are listed too (and checked below).
+    const res = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=100&category=transport`);
     expect(res.statusCode, res.body).toBe(200);
     const places = Places.parse(PlacesResponse.parse(res.json()).data.places);
     const brute = feedPlaces('be', ['stib', 'delijn', 'sncb']).map((p) => ({ ...p, d: haversine(GRAND_PLACE.lat, GRAND_PLACE.lng, p.lat, p.lng) }))
@@ -107,10 +109,11 @@ describe('places in Belgium', () => {
     const debrouckereBus = places.items.filter((i) => i.category === 'transport.bus' && /brouck/i.test(i.name ?? ''));
     expect(debrouckereBus).toHaveLength(1);
     expect(debrouckereBus[0]!.lines).toEqual(['86', '355']);
-    // Groups with no source ingested in Belgium are null and named, never 0.
+    // Groups with no source ingested in Belgium are null and named, never 0; schools in Brussels are
+    // only the French-language ones (FWB): null too, not_covered, never a count of a part.
     expect(places.counts).toMatchObject({ school: null, health: null, shop: null });
     expect(places.status).toBe('partial');
-    expect(places.missing).toMatchObject({ 'counts.school': 'unavailable' });
+    expect(places.missing).toMatchObject({ 'counts.school': 'not_covered', 'counts.health': 'unavailable' });
     // A stop's lines are a list, empty when its feed publishes no trips (SNCB's sample).
     expect(places.items.find((i) => i.name === 'Bruxelles-Central')).toMatchObject({ category: 'transport.train_station', lines: [], id: placeId('be.gtfs.nmbs-sncb.8813003') });
   });
@@ -122,7 +125,7 @@ describe('places in Belgium', () => {
     const all = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport`)).json()).data.places;
     // Counts describe the surroundings whatever the filter.
     expect(metro.counts).toEqual(all.counts);
-    const page2 = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=2&page=2`)).json()).data.places;
+    const page2 = PlacesResponse.parse((await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&per_page=2&page=2&category=transport`)).json()).data.places;
     expect(page2.items.map((i) => i.id)).toEqual(all.items.slice(2, 4).map((i) => i.id));
     const bad = await get(`/api/v1/be/places?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&category=transport.rocket`);
     expect(bad.statusCode).toBe(400);
@@ -143,8 +146,8 @@ describe('places in Belgium', () => {
     expect(stations[0]!.d).toBeGreaterThan(100);
     expect(access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
     expect(access.stations).toEqual([]);
-    expect(access.missing).toMatchObject({ stations: 'not_found', 'nearest.airport': 'unavailable', airports: 'unavailable' });
-    expect(access.nearest.airport).toBeNull();
+    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', highway_accesses: 'not_found', 'nearest.school': 'not_covered' });
+    expect(access.nearest.airport).toMatchObject({ name: 'Brussels Airport', category: 'transport.airport' });
     expect(access.status).toBe('partial');
     const wide = AccessResponse.parse((await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=2000`)).json()).data.access;
     expect(wide.stations.map((s) => s.name)).toEqual(stations.filter((s) => s.d <= 2000).map((s) => s.name));
@@ -223,6 +226,98 @@ describe('places and access in the reports of the three countries', () => {
   });
 });
 
+describe('access: the nearest airport in the three countries', () => {
+  // The documented rule read independently (DuckDB's CSV reader over the published files):
+  // large and medium airports with scheduled service, of the country's ISO codes.
+  const airports = async (cc: string, iso: string[]) => duckRows<{ name: string; lat: number; lng: number }>(
+    `SELECT name, latitude_deg AS lat, longitude_deg AS lng FROM read_csv('${join(REPO_ROOT, `datasets/${cc}/airports/airports.csv`)}', header = true)
+     WHERE type IN ('large_airport', 'medium_airport') AND scheduled_service = 'yes' AND iso_country IN (${iso.map((c) => `'${c}'`).join(', ')})`);
+  it.each([
+    ['fr', 48.8597, 2.36745, ['FR', 'RE'], 'Paris-Orly Airport'],
+    ['fr', 45.0136, -0.1291, ['FR', 'RE'], 'Bordeaux-Mérignac Airport'],
+    ['fr', -20.88, 55.45, ['FR', 'RE'], 'Roland Garros Airport'],
+    ['ca', 45.52, -73.58, ['CA'], 'Montréal / Saint-Hubert Longueuil Airport'],
+    // Gatineau: the nearest airport is across the Ottawa river, in Ontario (Canada's airports count).
+    ['ca', 45.5, -75.75, ['CA'], 'Ottawa Macdonald-Cartier International Airport'],
+    ['be', GRAND_PLACE.lat, GRAND_PLACE.lng, ['BE'], 'Brussels Airport'],
+  ])('%s (%f, %f): the nearest as a brute-force haversine over the file', async (cc, lat, lng, iso, name) => {
+    const brute = (await airports(cc, iso)).map((a) => ({ ...a, d: haversine(lat, lng, a.lat, a.lng) })).sort((a, b) => a.d - b.d);
+    expect(brute[0]!.name).toBe(name);
+    const res = await get(`/api/v1/${cc}/report?lat=${lat}&lng=${lng}&include=access`);
+    expect(res.statusCode, res.body).toBe(200);
+    const access = (ReportResponse.parse(res.json()).data as { access: Access }).access;
+    expect(access.nearest.airport).toMatchObject({ name, category: 'transport.airport', distance_m: Math.round(brute[0]!.d) });
+    expect(access.airports.map((a) => a.name)).toEqual(brute.filter((a) => a.d <= 1000).map((a) => a.name));
+  });
+});
+
+describe('access: the nearest motorway access in the three countries', () => {
+  /** The accesses as the samples' XML says them: a junction node, unless one with the same ref and name within 1 km has a smaller id. */
+  const accesses = (cc: string) => {
+    const nodes = readFileSync(join(REPO_ROOT, `datasets/${cc}/osm/motorway-junctions.osm`), 'utf8').split('\n').filter((l) => l.includes('v="motorway_junction"')).map((l) => ({
+      id: Number(/ id="(\d+)"/.exec(l)![1]), lat: Number(/lat="([-\d.]+)"/.exec(l)![1]), lng: Number(/lon="([-\d.]+)"/.exec(l)![1]),
+      ref: /k="ref" v="([^"]*)"/.exec(l)?.[1] ?? null, name: /k="name" v="([^"]*)"/.exec(l)?.[1] ?? null,
+    }));
+    return nodes.filter((n) => !nodes.some((o) => o.id < n.id && n.ref !== null && o.ref === n.ref && o.name === n.name && haversine(o.lat, o.lng, n.lat, n.lng) <= 1000));
+  };
+  it.each([
+    // A4 exit 1, which OSM names only by its number: name null.
+    ['fr', 48.8597, 2.36745, null],
+    ['fr', 45.0136, -0.1291, 'Coutras'],
+    ['ca', 45.52, -73.58, 'Rue Saint-Urbain'],
+    ['be', GRAND_PLACE.lat, GRAND_PLACE.lng, 'Anderlecht'],
+  ])('%s (%f, %f): the nearest as a brute-force haversine over the extract', async (cc, lat, lng, name) => {
+    const brute = accesses(cc).map((a) => ({ ...a, d: haversine(lat, lng, a.lat, a.lng) })).sort((a, b) => a.d - b.d);
+    expect(brute[0]!.name).toBe(name);
+    const res = await get(`/api/v1/${cc}/report?lat=${lat}&lng=${lng}&include=access&radius=2000`);
+    expect(res.statusCode, res.body).toBe(200);
+    const access = (ReportResponse.parse(res.json()).data as { access: Access }).access;
+    expect(access.nearest.highway_access).toMatchObject({ name, category: 'transport.highway_access', distance_m: Math.round(brute[0]!.d), lines: null });
+    expect(access.highway_accesses.map((a) => a.distance_m)).toEqual(brute.filter((a) => a.d <= 2000).map((a) => Math.round(a.d)));
+    expect(access.missing['nearest.highway_access']).toBeUndefined();
+  });
+});
+
+describe('Belgium: the Fédération Wallonie-Bruxelles\'s schools, complete in the Walloon Region only', () => {
+  /** The sample's places as the file says them: one per site and stage with a position, primary over kindergarten. */
+  const fwbSchools = () => {
+    const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/be/schools/signaletique-fase.csv'), 'utf8').trim().split('\n');
+    const cols = head!.split(';');
+    const rows = lines.map((l) => Object.fromEntries(l.split(';').map((v, i) => [cols[i]!, v])) as Record<string, string>).filter((r) => r.geolocalisation);
+    const stage = (t: string) => (/^(Maternel|Primaire)/.test(t) ? 'f' : /^Secondaire/.test(t) ? 's' : /^Promotion sociale/.test(t) ? 'p' : /^(Université|Haute École|École supérieure des Arts)$/.test(t) ? 'u' : null);
+    const out = new Map<string, { name: string; lat: number; lng: number }>();
+    for (const r of rows) {
+      const st = stage(r.type_d_enseignement!);
+      if (!st) continue;
+      const [lat, lng] = r.geolocalisation!.split(',').map(Number);
+      out.set(`${r.ndeg_fase_de_l_implantation}.${st}`, { name: r.nom_de_l_etablissement!, lat: lat!, lng: lng! });
+    }
+    return [...out.values()];
+  };
+  it('Tubize (Walloon Region): the school count and the nearest school as a brute-force haversine over the file', async () => {
+    const [lat, lng] = [50.6905, 4.2045];
+    const res = await get(`/api/v1/be/report?lat=${lat}&lng=${lng}&include=places,access`);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = ReportResponse.parse(res.json()).data as { places: Places; access: Access };
+    const brute = fwbSchools().map((s) => ({ ...s, d: haversine(lat, lng, s.lat, s.lng) })).sort((a, b) => a.d - b.d);
+    expect(data.places.counts.school).toBe(brute.filter((s) => s.d <= 1000).length);
+    expect(data.places.counts.school).toBeGreaterThan(0);
+    expect(data.access.nearest.school).toMatchObject({ name: brute[0]!.name, distance_m: Math.round(brute[0]!.d) });
+    expect(data.places.missing['counts.school']).toBeUndefined();
+  });
+  it.each([['Brussels', 50.8466, 4.3524], ['Machelen (Flemish Region)', 50.911, 4.44]])('%s: school count and nearest school null, not_covered, with a warning', async (_, lat, lng) => {
+    const res = await get(`/api/v1/be/report?lat=${lat}&lng=${lng}&include=places,access`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = ReportResponse.parse(res.json());
+    const data = body.data as { places: Places; access: Access };
+    expect(data.places.counts.school).toBeNull();
+    expect(data.places.missing['counts.school']).toBe('not_covered');
+    expect(data.access.nearest.school).toBeNull();
+    expect(data.access.missing['nearest.school']).toBe('not_covered');
+    expect(body.meta.warnings.map((w) => w.message).join('\n')).toMatch(/counts\.school: not every school place is published here \(the Flemish Community's schools/);
+  });
+});
+
 describe('/catalog/categories', () => {
   it('serves the same taxonomy in the three countries, with the sources feeding each code there', async () => {
     const codes: string[][] = [];
@@ -234,8 +329,9 @@ describe('/catalog/categories', () => {
       expect(data.categories.map((x) => x.code)).toEqual(PLACE_CATEGORY_CODES);
       if (c === 'be') {
         expect(data.categories.find((x) => x.code === 'transport.bus')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl']);
-        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb']);
-        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: [] });
+        expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.airports', 'be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb', 'be.osm']);
+        expect(data.categories.find((x) => x.code === 'transport.airport')!.sources).toEqual(['be.airports']);
+        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: ['be.schools-fwb'] });
       }
     }
     expect(codes[1]).toEqual(codes[0]);
