@@ -1,9 +1,8 @@
 import { statbelPricesSource } from '../../datasets/be/statbel-prices/source.ts';
 import { reliabilityOf } from '../../schemas/tables/market-indicators.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
 
 /**
  * Statbel's real-estate sales by municipality as published (pipe-separated, UTF-8 with a BOM,
@@ -38,11 +37,8 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
   const header = await readCsvHeader(input.path, { separator: '|' });
   const missing = COLUMNS.filter((c) => !header.includes(c));
   if (missing.length > 0) throw new Error(`not Statbel's real-estate sales by municipality (pipe-separated): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
-  const writers = new Map<number, ZoneValuesWriter>();
-  const rejects = new Rejects(ctx.dataDir, 'be', 'zone_values', statbelPricesSource.id, ctx.maxRejectShare);
-  await rejects.init();
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-prices', source: statbelPricesSource, input, rejectsPartition: statbelPricesSource.id }, async ({ rejects, writer: writerOf }) => {
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: '|' })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -57,9 +53,7 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
       const [p25, p50, p75] = [amount(record.MS_P_25), amount(record.MS_P_50_median), amount(record.MS_P_75)];
       if (p25 === 'bad' || p50 === 'bad' || p75 === 'bad') { rejects.add(line, 'a price quartile is not a number', record); continue; }
       const year = Number(record.CD_YEAR);
-      let writer = writers.get(year);
-      if (!writer) { writer = await ZoneValuesWriter.open(ctx.dataDir, 'be', 'zone_values', `${statbelPricesSource.id}.${year}`, statbelPricesSource.id); writers.set(year, writer); }
-      const why = writer.add({
+      const why = (await writerOf(`${statbelPricesSource.id}.${year}`)).add({
         level: 'locality', code, indicator: STATBEL_PRICE_INDICATOR, breakdown: type, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value: p50, suppressed: p50 === null, unit: 'EUR', sample_size: n,
         range_low: p25 !== null && p75 !== null ? p25 : null, range_high: p25 !== null && p75 !== null ? p75 : null,
@@ -68,16 +62,6 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    const prepared = [];
-    for (const [year, writer] of [...writers].sort(([a], [b]) => a - b)) prepared.push({ year, tables: await writer.prepare() });
-    const out: PartitionSummary[] = [];
-    for (const { year, tables } of prepared) out.push(...await publish(ctx, 'be', 'be.statbel-prices', statbelPricesSource, input, `${statbelPricesSource.id}.${year}`, tables, rejects));
-    return out;
-  } catch (e) {
-    await rejects.close();
-    for (const w of writers.values()) await w.abort();
-    throw e;
-  }
+    return total;
+  });
 }

@@ -1,8 +1,7 @@
 import { caAssessmentSource } from '../../datasets/ca/assessment/source.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
 
 /**
  * MAMH's richesse foncière uniformisée by municipal body (comma, one row per organisme municipal,
@@ -22,11 +21,9 @@ export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInp
   const missing = COLUMNS.filter((c) => !header.includes(c));
   if (missing.length > 0) throw new Error(`not MAMH's richesse foncière uniformisée by municipal body (comma-separated): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
   const partition = `${caAssessmentSource.id}.${input.year}`;
-  const rejects = new Rejects(ctx.dataDir, 'ca', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'ca', 'zone_values', partition, caAssessmentSource.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.assessment', source: caAssessmentSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ',' })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -43,12 +40,6 @@ export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInp
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'ca', 'ca.assessment', caAssessmentSource, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }

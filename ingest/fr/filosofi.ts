@@ -1,9 +1,8 @@
 import { filosofiSource } from '../../datasets/fr/filosofi/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
 
 /**
  * INSEE Filosofi, disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv): the median
@@ -50,11 +49,9 @@ export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Pro
   const year = 2000 + Number(yy);
   const period = { period_start: `${year}-01-01`, period_end: `${year}-12-31` };
   const partition = `${filosofiSource.id}.${year}`;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, filosofiSource.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.filosofi', source: filosofiSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';' })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -80,12 +77,6 @@ export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Pro
         if (why) { rejects.add(line, why, record); break; }
       }
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', 'fr.filosofi', filosofiSource, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }

@@ -1,10 +1,9 @@
 import { abcZoningSource, rentControlSource, tlvZoningSource } from '../../datasets/fr/housing-zones/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import { ABC_ZONES } from '../../schemas/market.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
 import { communeCode, levelOfCommuneCode } from './commune-classes.ts';
 
 /**
@@ -34,11 +33,9 @@ type RowResult = { values: Omit<ZoneValueInput, 'level' | 'code' | 'published_on
 /** Reads a list by commune: the code column, then each row into values or a refusal with its reason. */
 async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, codeColumn: string, row: (r: Record<string, string>) => RowResult): Promise<PartitionSummary[]> {
   const partition = source.id;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, source.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.housing-zones', source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';' })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -51,14 +48,8 @@ async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, 
         if (why) { rejects.add(line, why, record); break; }
       }
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', 'fr.housing-zones', source, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }
 
 function layoutError(file: string, missing: string[], header: string[]): Error {
