@@ -2,6 +2,7 @@ import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts'
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * Statbel's fiscal income by municipality (TF_PSNL_INC_TAX_MUNTY.txt: pipe-separated, UTF-8 with
@@ -17,8 +18,7 @@ export interface StatbelIncomeInput extends JobInput { publishedOn?: string | nu
 
 export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: '|' });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not a Statbel fiscal income file by municipality (TF_PSNL_INC_TAX_MUNTY): missing columns ${missing.join(', ')}`);
+  requireColumns(header, COLUMNS, 'a Statbel fiscal income file by municipality (TF_PSNL_INC_TAX_MUNTY)');
   // One partition per income year, all written before any is published: a failure publishes nothing.
   return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-income', source: statbelIncomeSource, input, rejectsPartition: statbelIncomeSource.id }, async ({ rejects, writer: writerOf }) => {
     let total = 0;

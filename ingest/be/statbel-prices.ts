@@ -3,6 +3,7 @@ import { reliabilityOf } from '../../schemas/tables/market-indicators.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * Statbel's real-estate sales by municipality as published (pipe-separated, UTF-8 with a BOM,
@@ -35,8 +36,7 @@ export interface StatbelPricesInput extends JobInput { publishedOn?: string | nu
 
 export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: '|' });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not Statbel's real-estate sales by municipality (pipe-separated): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
+  requireColumns(header, COLUMNS, "Statbel's real-estate sales by municipality (pipe-separated)");
   return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-prices', source: statbelPricesSource, input, rejectsPartition: statbelPricesSource.id }, async ({ rejects, writer: writerOf }) => {
     let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: '|' })) {

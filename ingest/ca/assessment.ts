@@ -2,6 +2,7 @@ import { caAssessmentSource } from '../../datasets/ca/assessment/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * MAMH's richesse foncière uniformisée by municipal body (comma, one row per organisme municipal,
@@ -18,8 +19,7 @@ export interface CaAssessmentInput extends JobInput { year: number; publishedOn?
 
 export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ',' });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not MAMH's richesse foncière uniformisée by municipal body (comma-separated): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
+  requireColumns(header, COLUMNS, "MAMH's richesse foncière uniformisée by municipal body (comma-separated)");
   const partition = `${caAssessmentSource.id}.${input.year}`;
   return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.assessment', source: caAssessmentSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);

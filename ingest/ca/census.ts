@@ -2,6 +2,7 @@ import { caCensusSource } from '../../datasets/ca/census/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * Statistics Canada's Census Profile by forward sortation area as downloaded
@@ -29,8 +30,7 @@ export interface CaCensusInput extends JobInput { encoding?: string; publishedOn
 export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Promise<PartitionSummary[]> {
   const encoding = input.encoding ?? 'latin1';
   const header = await readCsvHeader(input.path, { separator: ',', encoding });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not a Statistics Canada Census Profile CSV (98-401-X...CSV_data.csv): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
+  requireColumns(header, COLUMNS, 'a Statistics Canada Census Profile CSV (98-401-X...CSV_data.csv)');
   return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.census', source: caCensusSource, input, rejectsPartition: caCensusSource.id }, async ({ rejects, writer: writerOf }) => {
     let total = 0;
     // The number of recipients of the block being read, per geography (rows of one geography are consecutive).

@@ -2,6 +2,7 @@ import { censusSource } from '../../datasets/fr/census/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * INSEE census by IRIS, the "bases infracommunales" as published (semicolon, a header
@@ -44,8 +45,7 @@ export function censusLayout(header: readonly string[]): { kind: CensusKind; yy:
   if (log) {
     const yy = log.slice(1, 3);
     const columns = HOUSING.map((c) => `P${yy}_${c}`);
-    const missing = columns.filter((c) => !header.includes(c));
-    if (missing.length > 0) throw new Error(`census housing file (edition 20${yy}) without the columns ${missing.join(', ')}`);
+    requireColumns(header, columns, `a complete census housing file by IRIS (edition 20${yy})`);
     return { kind: 'housing', yy, columns };
   }
   return { kind: 'households', yy: men!.slice(1, 3), columns: [men!] };

@@ -3,6 +3,7 @@ import type { ZoneLevel } from '../../schemas/zone.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * A class published per commune (radon potential category, seismic zone) into the zone values
@@ -40,10 +41,7 @@ export function communeCode(raw: string, padFourDigits: boolean): { code: string
 
 export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { publishedOn?: string | null }, spec: CommuneClassSpec): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
-  const missing = [spec.codeColumn, spec.classColumn].filter((c) => !header.includes(c));
-  if (missing.length > 0) {
-    throw new Error(`not ${spec.file} (semicolon-separated): missing the columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ') || 'no header'}${header.length > 8 ? ', ...' : ''}`);
-  }
+  requireColumns(header, [spec.codeColumn, spec.classColumn], `${spec.file} (semicolon-separated)`);
   const partition = spec.source.id;
   return runZoneValuesJob(ctx, { country: 'fr', job: spec.source.id, source: spec.source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);

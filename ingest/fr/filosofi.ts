@@ -3,6 +3,7 @@ import type { ZoneLevel } from '../../schemas/zone.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * INSEE Filosofi, disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv): the median
@@ -43,9 +44,7 @@ export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Pro
     throw new Error(`not a Filosofi disposable-income file by IRIS: expected columns IRIS and DISP_MEDyy, found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
   }
   const yy = med.slice(-2);
-  const needed = [`DISP_TP60${yy}`, `DISP_Q1${yy}`, `DISP_Q3${yy}`, `DISP_NOTE${yy}`];
-  const missing = needed.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`Filosofi file without the columns ${missing.join(', ')} (edition 20${yy})`);
+  requireColumns(header, [`DISP_TP60${yy}`, `DISP_Q1${yy}`, `DISP_Q3${yy}`, `DISP_NOTE${yy}`], `a complete Filosofi file by IRIS (edition 20${yy})`);
   const year = 2000 + Number(yy);
   const period = { period_start: `${year}-01-01`, period_end: `${year}-12-31` };
   const partition = `${filosofiSource.id}.${year}`;

@@ -4,6 +4,7 @@ import { ABC_ZONES } from '../../schemas/market.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 import { communeCode, levelOfCommuneCode } from './commune-classes.ts';
 
 /**
@@ -52,18 +53,13 @@ async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, 
   });
 }
 
-function layoutError(file: string, missing: string[], header: string[]): Error {
-  return new Error(`not ${file} (semicolon-separated): missing the columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ') || 'no header'}${header.length > 8 ? ', ...' : ''}`);
-}
-
 const classValue = (indicator: string, value: number) => ({ indicator, breakdown: null, period_start: null, period_end: null, value, unit: 'zone', reliability: 'high' as const });
 
 /** The ministry's ABC list: CODGEO and the zoning column (`Zonage ABC ...`, the last one if several). */
 export async function ingestAbcZoning(ctx: JobContext, input: Input & { column?: string }): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
   const column = input.column ?? header.filter((c) => /^Zonage ABC/i.test(c)).at(-1);
-  const missing = ['CODGEO', ...(column && header.includes(column) ? [] : [input.column ?? 'Zonage ABC ...'])].filter((c) => !header.includes(c));
-  if (missing.length > 0) throw layoutError("the ministry's list of communes by ABC zone", missing, header);
+  requireColumns(header, ['CODGEO', column ?? 'Zonage ABC ...'], "the ministry's list of communes by ABC zone (semicolon-separated)");
   return ingestCommuneList(ctx, input, abcZoningSource, 'CODGEO', (r) => {
     const zone = (r[column!] ?? '').trim();
     const rank = abcRank(zone);
@@ -79,8 +75,7 @@ export async function ingestTlvZoning(ctx: JobContext, input: Input & { column?:
   const header = await readCsvHeader(input.path, { separator: ';' });
   const codeColumn = header.find((c) => /^CODGEO(\d{2})?$/.test(c));
   const column = input.column ?? header.filter((c) => /^Zonage TLV/i.test(c)).at(-1);
-  const missing = [...(codeColumn ? [] : ['CODGEO<yy>']), ...(column && header.includes(column) ? [] : [input.column ?? 'Zonage TLV ...'])];
-  if (missing.length > 0) throw layoutError("the ministry's list of communes by TLV zone", missing, header);
+  requireColumns(header, [codeColumn ?? 'CODGEO<yy>', column ?? 'Zonage TLV ...'], "the ministry's list of communes by TLV zone (semicolon-separated)");
   return ingestCommuneList(ctx, input, tlvZoningSource, codeColumn!, (r) => {
     const cell = (r[column!] ?? '').trim();
     const cls = /^([123])(?:\D|$)/.exec(cell)?.[1];
@@ -94,8 +89,7 @@ const isDate = (d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Dat
 /** The operator's rent-control list (code_insee;nom_commune;territoire;perimetre;debut;fin). */
 export async function ingestRentControl(ctx: JobContext, input: Input): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
-  const missing = RENT_CONTROL_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw layoutError('a rent-control list (code_insee;nom_commune;territoire;perimetre;debut;fin)', missing, header);
+  requireColumns(header, RENT_CONTROL_COLUMNS, 'a rent-control list (code_insee;nom_commune;territoire;perimetre;debut;fin)');
   return ingestCommuneList(ctx, input, rentControlSource, 'code_insee', (r) => {
     const scope = (r.perimetre ?? '').trim();
     const since = (r.debut ?? '').trim(), until = (r.fin ?? '').trim();

@@ -4,6 +4,7 @@ import type { ZoneLevel } from '../../schemas/zone.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * ANIL / DHUP rent map (pred-*-mef-dhup.csv): the predicted advertised rent per m² of each
@@ -51,8 +52,7 @@ export interface RentsInput extends JobInput {
 
 export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';', encoding: input.encoding });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not an ANIL rent map file (pred-*-mef-dhup.csv): missing columns ${missing.join(', ')}`);
+  requireColumns(header, COLUMNS, 'an ANIL rent map file (pred-*-mef-dhup.csv)');
   const partition = `${rentsSource.id}.${input.type}.${input.year}`;
   return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.rents', source: rentsSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
