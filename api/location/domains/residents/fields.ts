@@ -8,8 +8,8 @@ const CENSUS_NOTE = {
   en: 'Published by IRIS (and for communes not divided into IRIS) and served at the IRIS only; period: 1 January of the census year (the middle of its five collection years); reliability low when the count (or a share’s denominator) is under 200, below which INSEE advises against use where the census is a sample, else high.',
 };
 const ZONES_FR = {
-  fr: 'Servie à la zone la plus fine du point dont la valeur est fiable (IRIS, puis arrondissement, commune, département, région); la fiabilité vient de la note de précaution d’usage de l’INSEE (0: high, 1: medium).',
-  en: 'Served at the finest zone of the point with a reliable value (IRIS, then arrondissement, commune, department, region); reliability comes from INSEE’s caution note (0: high, 1: medium).',
+  fr: 'Publiée à l’IRIS et à la commune (et à l’arrondissement municipal); servie à la zone la plus fine du point dont la valeur est fiable (IRIS, puis arrondissement, commune, département, région). À l’IRIS la fiabilité vient de la note de précaution d’usage de l’INSEE (0: high, 1: medium); à la commune, exhaustive, elle est high et sample_size est le nombre de ménages fiscaux.',
+  en: 'Published by IRIS and by commune (and municipal arrondissement); served at the finest zone of the point with a reliable value (IRIS, then arrondissement, commune, department, region). At the IRIS reliability comes from INSEE’s caution note (0: high, 1: medium); at the commune, exhaustive, it is high and sample_size is the number of fiscal households.',
 };
 
 /** Fields of the residents domain in France (spec 2.11; issue 14) and what backs them. */
