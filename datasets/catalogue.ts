@@ -38,6 +38,7 @@ import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
 import { cmhcSource } from './ca/cmhc/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
+import { buildingStockSource } from './be/building-stock/source.ts';
 import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
 
 export type { Source } from './source.ts';
@@ -50,7 +51,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource, caAssessmentSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, buildingStockSource, caCensusSource, caAssessmentSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,

@@ -27,7 +27,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['be.zones', 'be.best', 'be.statbel-income', 'be.statbel-prices']) {
+  for (const id of ['be.zones', 'be.best', 'be.statbel-income', 'be.statbel-prices', 'be.census']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -213,9 +213,26 @@ describe('Belgian residents from the samples', () => {
       value: Math.round((Number(line[4]) / returns) * 100) / 100, sample_size: returns, unit: 'EUR/year',
       zone: { level: 'locality', code: '21004' }, period: { start: '2022-01-01', end: '2022-12-31' },
     });
-    // The median by statistical sector and the census are not ingested: null, said.
+    // The median by statistical sector is not ingested: null, said.
     expect(residents.income.taxable_median).toBeNull();
     expect(residents.missing['income.taxable_median']).toBe('unavailable');
     expect(residents.status).toBe('partial');
+  });
+
+  it("serves the dwellings and the share in houses of the point's municipality, its zone route too, as DuckDB computes them on Statbel's building stock", async () => {
+    const file = join(import.meta.dirname, '../../../datasets/be/building-stock/building_stock_open_data.txt');
+    const [ref] = await duckRows<{ dwellings: number; share: number }>(
+      `SELECT sum(CAST(MS_VALUE AS INTEGER)) AS dwellings, round(1000.0 * sum(CAST(MS_VALUE AS INTEGER)) FILTER (WHERE CD_BUILDING_TYPE IN ('R1', 'R2', 'R3')) / sum(CAST(MS_VALUE AS INTEGER))) / 10 AS share
+       FROM read_csv('${file}', delim = '|', header = true, all_varchar = true, encoding = 'latin-1')
+       WHERE CD_YEAR = '2025' AND CD_REFNIS = '21004' AND CD_REFNIS_LVL = '5' AND CD_STAT_TYPE = 'T8'`);
+    const expected = (r: BeResidents) => {
+      const zone = { level: 'locality', code: '21004' };
+      expect(r.housing.dwellings).toMatchObject({ value: Number(ref!.dwellings), unit: 'count', zone, period: { start: '2025-01-01', end: '2025-01-01' }, reliability: 'high' });
+      expect(r.housing.houses_share).toMatchObject({ value: ref!.share, unit: '%', zone, sample_size: Number(ref!.dwellings) });
+    };
+    expected(BeResidents.parse((await get('/api/v1/be/residents?lat=50.8466&lng=4.3524')).json().data.residents));
+    const zoneRes = await get('/api/v1/be/zones/locality/21004?include=residents');
+    expect(zoneRes.statusCode, zoneRes.body).toBe(200);
+    expected(BeResidents.parse(ZoneResponse.parse(zoneRes.json()).data.residents));
   });
 });
