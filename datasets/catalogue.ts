@@ -21,7 +21,7 @@ import { brushClearingSource } from './fr/brush-clearing/source.ts';
 import type { Source } from './source.ts';
 import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
-import { statbelPricesSource } from './be/statbel-prices/source.ts';
+import { statbelPriceSectorsSource, statbelPricesSource } from './be/statbel-prices/source.ts';
 import { caCensusSource } from './ca/census/source.ts';
 import { caAssessmentSource } from './ca/assessment/source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
@@ -51,7 +51,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, buildingStockSource, caCensusSource, caAssessmentSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,
