@@ -23,7 +23,7 @@ import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
 import { statbelPriceSectorsSource, statbelPricesSource } from './be/statbel-prices/source.ts';
 import { caCensusSource } from './ca/census/source.ts';
-import { caAssessmentSource } from './ca/assessment/source.ts';
+import { caAssessmentSource, caTaxRatesSource } from './ca/assessment/source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
 import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
@@ -51,7 +51,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource, caTaxRatesSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,
