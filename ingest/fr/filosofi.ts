@@ -138,19 +138,20 @@ async function ingestFilosofiCommunes(ctx: JobContext, input: FilosofiInput, lay
       const bad = cells.find(([, , v]) => v === 'bad');
       if (bad) { rejects.add(line, `${bad[1]} ${JSON.stringify(record[bad[1]])} is not a number, s, nd, ns or so`, record); continue; }
       const cell = Object.fromEntries(cells.map(([k, , v]) => [k, v]));
-      const num = (k: string) => { const v = cell[k]; return typeof v === 'object' ? v.value : null; };
+      const valueOf = (k: string) => { const v = cell[k]; return typeof v === 'object' ? v.value : null; };
       // Filosofi is exhaustive (every fiscal household of the commune): a published value is reliable.
       const common = { level: levelOfCommuneCode(code.code), code: code.code, breakdown: null, ...period, reliability: 'high' as const, published_on: input.publishedOn ?? null };
       let row: ZoneValueInput | null;
       if (layout.kind === 'distribution') {
-        const households = num('households');
+        const [households, q1, q3] = [valueOf('households'), valueOf('q1'), valueOf('q3')];
+        const quartiles = q1 !== null && q3 !== null;
         row = cell.median === 'none' ? null : {
-          ...common, indicator: FILOSOFI_INDICATORS.median, unit: 'EUR/year', value: num('median'), suppressed: cell.median === 'withheld',
-          range_low: num('q1') !== null && num('q3') !== null ? num('q1') : null, range_high: num('q1') !== null && num('q3') !== null ? num('q3') : null,
+          ...common, indicator: FILOSOFI_INDICATORS.median, unit: 'EUR/year', value: valueOf('median'), suppressed: cell.median === 'withheld',
+          range_low: quartiles ? q1 : null, range_high: quartiles ? q3 : null,
           sample_size: households !== null && Number.isInteger(households) && households >= 0 ? households : null,
         };
       } else {
-        row = cell.rate === 'none' ? null : { ...common, indicator: FILOSOFI_INDICATORS.poverty, unit: '%', value: num('rate'), suppressed: cell.rate === 'withheld' };
+        row = cell.rate === 'none' ? null : { ...common, indicator: FILOSOFI_INDICATORS.poverty, unit: '%', value: valueOf('rate'), suppressed: cell.rate === 'withheld' };
       }
       if (!row) continue;
       const why = writer.add(row);
