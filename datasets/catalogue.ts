@@ -21,9 +21,9 @@ import { brushClearingSource } from './fr/brush-clearing/source.ts';
 import type { Source } from './source.ts';
 import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
-import { statbelPricesSource } from './be/statbel-prices/source.ts';
+import { statbelPriceSectorsSource, statbelPricesSource } from './be/statbel-prices/source.ts';
 import { caCensusSource } from './ca/census/source.ts';
-import { caAssessmentSource } from './ca/assessment/source.ts';
+import { caAssessmentSource, caTaxRatesSource } from './ca/assessment/source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
 import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
@@ -41,6 +41,7 @@ import { bestSource } from './be/best/source.ts';
 import { statbelIncomeSource } from './be/statbel-income/source.ts';
 import { cmhcSource } from './ca/cmhc/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
+import { buildingStockSource } from './be/building-stock/source.ts';
 import { adressesQuebecSource, fsaSource, montrealLimitsSource, montrealRollSource, munSource, rentalAreasSource, sdaSource } from './ca/sources.ts';
 
 export type { Source } from './source.ts';
@@ -53,7 +54,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, caCensusSource, caAssessmentSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource, caTaxRatesSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,

@@ -25,6 +25,7 @@ import { pollutedSitesJob } from './fr/polluted-sites.job.ts';
 import { censusJob } from './fr/census.job.ts';
 import { housingZonesJob } from './fr/housing-zones.job.ts';
 import { statbelPricesJob } from './be/statbel-prices.job.ts';
+import { beCensusJob } from './be/building-stock.job.ts';
 import { caCensusJob } from './ca/census.job.ts';
 import { caAssessmentJob } from './ca/assessment.job.ts';
 import { floodZonesJob } from './ca/flood-zones.job.ts';
@@ -57,7 +58,7 @@ export const JOBS: Job[] = [
   balJob,
   gtfsJob, stationsJob,
   radonJob, seismicJob, clayJob, pollutedSitesJob,
-  censusJob, housingZonesJob, statbelPricesJob, caCensusJob, caAssessmentJob,
+  censusJob, housingZonesJob, statbelPricesJob, beCensusJob, caCensusJob, caAssessmentJob,
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
   brusselsFloodJob, brusselsSoilJob,
   sisJob, riskCommunesJob,

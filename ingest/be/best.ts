@@ -11,6 +11,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { Rejects } from '../core/rejects.ts';
 import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
 import { createProgress } from '../core/progress.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /** Columns of BeST's openaddress-be<region>.csv that the job reads. */
 export const BEST_COLUMNS = [
@@ -90,8 +91,7 @@ export function bestPartition(path: string): string {
  */
 export async function ingestBestFile(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ',' });
-  const missing = BEST_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not a BeST openaddress file: missing columns ${missing.join(', ')}`);
+  requireColumns(header, BEST_COLUMNS, 'a BeST openaddress file');
   const partition = bestPartition(input.path);
   await cleanStaleTemporaries(ctx.dataDir, 'be', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'be', 'addresses', partition, ctx.maxRejectShare);

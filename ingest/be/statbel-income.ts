@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * Statbel's fiscal income by municipality (TF_PSNL_INC_TAX_MUNTY.txt: pipe-separated, UTF-8 with
@@ -19,13 +19,10 @@ export interface StatbelIncomeInput extends JobInput { publishedOn?: string | nu
 
 export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: '|' });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not a Statbel fiscal income file by municipality (TF_PSNL_INC_TAX_MUNTY): missing columns ${missing.join(', ')}`);
-  const writers = new Map<number, ZoneValuesWriter>();
-  const rejects = new Rejects(ctx.dataDir, 'be', 'zone_values', statbelIncomeSource.id, ctx.maxRejectShare);
-  await rejects.init();
-  let total = 0;
-  try {
+  requireColumns(header, COLUMNS, 'a Statbel fiscal income file by municipality (TF_PSNL_INC_TAX_MUNTY)');
+  // One partition per income year, all written before any is published: a failure publishes nothing.
+  return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-income', source: statbelIncomeSource, input, rejectsPartition: statbelIncomeSource.id }, async ({ rejects, writer: writerOf }) => {
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: { label: `be.statbel-income ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -37,9 +34,7 @@ export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeI
       if (![withIncome, withoutIncome, amount].every(Number.isFinite) || record.MS_TOT_NET_TAXABLE_INC?.trim() === '') { rejects.add(line, 'returns or total net taxable income is not a number', record); continue; }
       const returns = withIncome + withoutIncome;
       if (returns <= 0) { rejects.add(line, 'no tax return in the municipality', record); continue; }
-      let writer = writers.get(year);
-      if (!writer) { writer = await ZoneValuesWriter.open(ctx.dataDir, 'be', 'zone_values', `${statbelIncomeSource.id}.${year}`, statbelIncomeSource.id); writers.set(year, writer); }
-      const why = writer.add({
+      const why = (await writerOf(`${statbelIncomeSource.id}.${year}`)).add({
         level: 'locality', code, indicator: STATBEL_INCOME_INDICATOR, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value: Math.round((amount / returns) * 100) / 100, unit: 'EUR/year', sample_size: returns,
         // Every return of the municipality is counted (an exhaustive administrative source, not a survey).
@@ -47,18 +42,6 @@ export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeI
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    // Every year written before any is published: a failure publishes nothing.
-    const years = [...writers].sort(([a], [b]) => a - b);
-    const prepared = [];
-    for (const [year, writer] of years) prepared.push({ year, tables: await writer.prepare() });
-    const out: PartitionSummary[] = [];
-    for (const { year, tables } of prepared) out.push(...await publish(ctx, 'be', 'be.statbel-income', statbelIncomeSource, input, `${statbelIncomeSource.id}.${year}`, tables, rejects));
-    return out;
-  } catch (e) {
-    await rejects.close();
-    for (const w of writers.values()) await w.abort();
-    throw e;
-  }
+    return total;
+  });
 }

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
-import { statbelPricesSource } from '../../datasets/be/statbel-prices/source.ts';
+import { statbelPriceSectorsSource, statbelPricesSource } from '../../datasets/be/statbel-prices/source.ts';
 import { reliabilityOf } from '../../schemas/tables/market-indicators.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * Statbel's real-estate sales by municipality as published (pipe-separated, UTF-8 with a BOM,
@@ -33,17 +33,15 @@ function amount(v: string | undefined): number | null | 'bad' {
   return Number.isFinite(n) && n >= 0 ? n : 'bad';
 }
 
-export interface StatbelPricesInput extends JobInput { publishedOn?: string | null }
+export interface StatbelPricesInput extends JobInput { encoding?: string; publishedOn?: string | null }
 
+/** Reads either of Statbel's files, told apart by the header: by statistical sector (CD_STAT_SECTOR) or by municipality. */
 export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesInput): Promise<PartitionSummary[]> {
+  if ((await readCsvHeader(input.path, { encoding: input.encoding })).includes('CD_STAT_SECTOR')) return ingestStatbelPriceSectors(ctx, input);
   const header = await readCsvHeader(input.path, { separator: '|' });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not Statbel's real-estate sales by municipality (pipe-separated): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
-  const writers = new Map<number, ZoneValuesWriter>();
-  const rejects = new Rejects(ctx.dataDir, 'be', 'zone_values', statbelPricesSource.id, ctx.maxRejectShare);
-  await rejects.init();
-  let total = 0;
-  try {
+  requireColumns(header, COLUMNS, "Statbel's real-estate sales by municipality (pipe-separated)");
+  return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-prices', source: statbelPricesSource, input, rejectsPartition: statbelPricesSource.id }, async ({ rejects, writer: writerOf }) => {
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: { label: `be.statbel-prices ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -58,9 +56,7 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
       const [p25, p50, p75] = [amount(record.MS_P_25), amount(record.MS_P_50_median), amount(record.MS_P_75)];
       if (p25 === 'bad' || p50 === 'bad' || p75 === 'bad') { rejects.add(line, 'a price quartile is not a number', record); continue; }
       const year = Number(record.CD_YEAR);
-      let writer = writers.get(year);
-      if (!writer) { writer = await ZoneValuesWriter.open(ctx.dataDir, 'be', 'zone_values', `${statbelPricesSource.id}.${year}`, statbelPricesSource.id); writers.set(year, writer); }
-      const why = writer.add({
+      const why = (await writerOf(`${statbelPricesSource.id}.${year}`)).add({
         level: 'locality', code, indicator: STATBEL_PRICE_INDICATOR, breakdown: type, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value: p50, suppressed: p50 === null, unit: 'EUR', sample_size: n,
         range_low: p25 !== null && p75 !== null ? p25 : null, range_high: p25 !== null && p75 !== null ? p75 : null,
@@ -69,16 +65,54 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    const prepared = [];
-    for (const [year, writer] of [...writers].sort(([a], [b]) => a - b)) prepared.push({ year, tables: await writer.prepare() });
-    const out: PartitionSummary[] = [];
-    for (const { year, tables } of prepared) out.push(...await publish(ctx, 'be', 'be.statbel-prices', statbelPricesSource, input, `${statbelPricesSource.id}.${year}`, tables, rejects));
-    return out;
-  } catch (e) {
-    await rejects.close();
-    for (const w of writers.values()) await w.abort();
-    throw e;
-  }
+    return total;
+  });
+}
+
+const SECTOR_COLUMNS = ['CD_STAT_SECTOR', 'CD_YEAR', 'CD_TYPE', 'MS_TRANSACTIONS', 'MS_P25', 'MS_P75'] as const;
+/** The median's column: `MS_P50 (MEDIAN_PRICE)` in the files read by public code, `MS_P50` in some descriptions. */
+const SECTOR_MEDIANS = ['MS_P50 (MEDIAN_PRICE)', 'MS_P50'] as const;
+/** Statbel's type codes of the sector file, when the Dutch label is absent: B00A all houses, B015 apartments. */
+const SECTOR_TYPE_CODES: Record<string, 'apartment' | 'house'> = { B00A: 'house', B015: 'apartment' };
+
+/**
+ * Statbel's real-estate sales by statistical sector (TF_IMMO_SECTOR: one row per sector, year and
+ * property type; the separator sniffed from the header, UTF-8 unless --encoding): the median sale
+ * price of the year of apartments and all houses per sector (sublocality_level2, the 9-character
+ * CD_STAT_SECTOR of Statbel's sectors, e.g. 21004A01-), quartiles as range, sales as sample. Statbel
+ * withholds the percentiles under 16 valid prices: an empty median is suppressed. The other types
+ * (houses by number of facades) are left. One partition per year.
+ */
+async function ingestStatbelPriceSectors(ctx: JobContext, input: StatbelPricesInput): Promise<PartitionSummary[]> {
+  const header = await readCsvHeader(input.path, { encoding: input.encoding });
+  const median = SECTOR_MEDIANS.find((c) => header.includes(c));
+  requireColumns(header, [...SECTOR_COLUMNS, median ?? SECTOR_MEDIANS[0]], "Statbel's real-estate sales by statistical sector (TF_IMMO_SECTOR)");
+  const source = statbelPriceSectorsSource;
+  return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-prices', source, input, rejectsPartition: source.id }, async ({ rejects, writer }) => {
+    let total = 0;
+    for await (const { line, record, error } of readCsv(input.path, { encoding: input.encoding, progress: { label: `be.statbel-prices ${basename(input.path)}`, out: ctx.progressOut } })) {
+      total++;
+      if (error) { rejects.add(line, error, record); continue; }
+      const type = record.CD_TYPE_NL !== undefined ? priceTypeOf(record.CD_TYPE_NL) : SECTOR_TYPE_CODES[(record.CD_TYPE ?? '').trim()] ?? null;
+      if (!type) continue;
+      const code = (record.CD_STAT_SECTOR ?? '').trim();
+      if (!/^\d{5}[0-9A-Z]{3}[-0-9A-Z]$/.test(code)) { rejects.add(line, `CD_STAT_SECTOR ${JSON.stringify(code)} is not a 9-character statistical sector code`, record); continue; }
+      const yearCell = (record.CD_YEAR ?? '').trim();
+      if (!/^\d{4}$/.test(yearCell)) { rejects.add(line, `CD_YEAR ${JSON.stringify(record.CD_YEAR)} is not a year`, record); continue; }
+      const nCell = (record.MS_TRANSACTIONS ?? '').trim();
+      if (!/^\d+$/.test(nCell)) { rejects.add(line, `MS_TRANSACTIONS ${JSON.stringify(record.MS_TRANSACTIONS)} is not a count`, record); continue; }
+      const n = Number(nCell);
+      const [p25, p50, p75] = [amount(record.MS_P25), amount(record[median!]), amount(record.MS_P75)];
+      if (p25 === 'bad' || p50 === 'bad' || p75 === 'bad') { rejects.add(line, 'a price quartile is not a number', record); continue; }
+      const year = Number(yearCell);
+      const why = (await writer(`${source.id}.${year}`)).add({
+        level: 'sublocality_level2', code, indicator: STATBEL_PRICE_INDICATOR, breakdown: type, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
+        value: p50, suppressed: p50 === null, unit: 'EUR', sample_size: n,
+        range_low: p25 !== null && p75 !== null ? p25 : null, range_high: p25 !== null && p75 !== null ? p75 : null,
+        reliability: reliabilityOf(n) ?? 'low', published_on: input.publishedOn ?? null,
+      });
+      if (why) rejects.add(line, why, record);
+    }
+    return total;
+  });
 }

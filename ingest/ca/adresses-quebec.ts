@@ -10,6 +10,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { Rejects } from '../core/rejects.ts';
 import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
 import { createProgress } from '../core/progress.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /** Columns of the Adresses Québec civic address layer exported as CSV. */
 export const AQ_COLUMNS = ['IdAdr', 'NoCivq', 'SufxNoCivq', 'Generique', 'Liaison', 'Specifique', 'Direction', 'CodeMun', 'NomMun', 'CodePostal', 'X', 'Y'] as const;
@@ -41,8 +42,7 @@ const spaced = (cp: string) => (cp.length === 6 ? `${cp.slice(0, 3)} ${cp.slice(
 /** Adresses Québec civic addresses (EPSG:32198, or as --crs says) -> a partition of ca/addresses. */
 export async function ingestAdressesQuebec(ctx: JobContext, input: JobInput, crs = 'EPSG:32198'): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path);
-  const missing = AQ_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not an Adresses Québec export: missing columns ${missing.join(', ')}`);
+  requireColumns(header, AQ_COLUMNS, 'an Adresses Québec export');
   const partition = `adresses-quebec.${basename(input.path).replace(/\.csv(\.gz)?$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}`;
   await cleanStaleTemporaries(ctx.dataDir, 'ca', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'ca', 'addresses', partition, ctx.maxRejectShare);

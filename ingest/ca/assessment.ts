@@ -1,55 +1,58 @@
 import { basename } from 'node:path';
-import { caAssessmentSource } from '../../datasets/ca/assessment/source.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { Source } from '../../datasets/source.ts';
+import { caAssessmentSource, caTaxRatesSource } from '../../datasets/ca/assessment/source.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
- * MAMH's richesse foncière uniformisée by municipal body (comma, one row per organisme municipal,
- * a column per poste code): the comparative factor of the roll (CSALX02163, the inverse of its
- * median proportion: a roll value times the factor reads as a market value) per municipality into
- * ca/zone_values as `assessment.market_factor`, unit ratio, for the fiscal year. The file does not
- * say its year: the operator gives it. One partition per fiscal year.
+ * MAMH's municipal files (comma, one row per organisme municipal `cod_geo`, a column per "poste"
+ * code of MAMH's financial data), one poste read from each, for the fiscal year the operator gives
+ * (the files do not say it); one partition per file kind and fiscal year:
+ * - the richesse foncière uniformisée: the comparative factor of the roll (CSALX02163, the inverse
+ *   of its median proportion: a roll value times the factor reads as a market value) ->
+ *   `assessment.market_factor`, unit ratio;
+ * - the données prévisionnelles non auditées (budget forecasts, `...-SimpleOccurrence.csv`): the
+ *   general property tax rate of the residual (residential) category (CPALB01726, per 100 CAD of
+ *   assessed value) -> `tax.residential_rate`, unit CAD/100CAD.
+ * Told apart by their poste column. A body without the poste (an MRC, an agglomeration) has an
+ * empty cell: nothing to serve, not an error.
  */
 export const MARKET_FACTOR_INDICATOR = 'assessment.market_factor';
 export const MARKET_FACTOR_COLUMN = 'CSALX02163';
-const COLUMNS = ['cod_geo', MARKET_FACTOR_COLUMN] as const;
+export const RESIDENTIAL_TAX_RATE_INDICATOR = 'tax.residential_rate';
+export const RESIDENTIAL_TAX_RATE_COLUMN = 'CPALB01726';
+
+interface PosteFile { source: Source; column: string; indicator: string; unit: string; file: string; what: string }
+const RFU: PosteFile = { source: caAssessmentSource, column: MARKET_FACTOR_COLUMN, indicator: MARKET_FACTOR_INDICATOR, unit: 'ratio', file: "MAMH's richesse foncière uniformisée by municipal body (comma-separated)", what: 'factor' };
+const FORECAST: PosteFile = { source: caTaxRatesSource, column: RESIDENTIAL_TAX_RATE_COLUMN, indicator: RESIDENTIAL_TAX_RATE_INDICATOR, unit: 'CAD/100CAD', file: "MAMH's données prévisionnelles by municipal body (comma-separated)", what: 'tax rate' };
 
 export interface CaAssessmentInput extends JobInput { year: number; publishedOn?: string | null }
 
 export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ',' });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not MAMH's richesse foncière uniformisée by municipal body (comma-separated): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
-  const partition = `${caAssessmentSource.id}.${input.year}`;
-  const rejects = new Rejects(ctx.dataDir, 'ca', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'ca', 'zone_values', partition, caAssessmentSource.id);
-  let total = 0;
-  try {
+  const kind = header.includes(FORECAST.column) ? FORECAST : RFU;
+  requireColumns(header, ['cod_geo', kind.column], kind.file);
+  const partition = `${kind.source.id}.${input.year}`;
+  return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.assessment', source: kind.source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ',', progress: { label: `ca.assessment ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.cod_geo ?? '').trim();
       if (!/^\d{5}$/.test(code)) { rejects.add(line, `cod_geo ${JSON.stringify(code)} is not a 5-digit municipality code`, record); continue; }
-      const cell = (record[MARKET_FACTOR_COLUMN] ?? '').trim();
-      // A body without a roll of its own (an MRC, an agglomeration) publishes no factor: nothing to serve, not an error.
+      const cell = (record[kind.column] ?? '').trim();
       if (cell === '') continue;
-      const factor = Number(cell.replace(',', '.'));
-      if (!Number.isFinite(factor) || factor <= 0) { rejects.add(line, `${MARKET_FACTOR_COLUMN} ${JSON.stringify(cell)} is not a positive factor`, record); continue; }
+      const value = Number(cell.replace(',', '.'));
+      if (!Number.isFinite(value) || value <= 0) { rejects.add(line, `${kind.column} ${JSON.stringify(cell)} is not a positive ${kind.what}`, record); continue; }
       const why = writer.add({
-        level: 'locality', code, indicator: MARKET_FACTOR_INDICATOR, breakdown: null, period_start: `${input.year}-01-01`, period_end: `${input.year}-12-31`,
-        value: factor, unit: 'ratio', reliability: 'high', published_on: input.publishedOn ?? null,
+        level: 'locality', code, indicator: kind.indicator, breakdown: null, period_start: `${input.year}-01-01`, period_end: `${input.year}-12-31`,
+        value, unit: kind.unit, reliability: 'high', published_on: input.publishedOn ?? null,
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'ca', 'ca.assessment', caAssessmentSource, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }

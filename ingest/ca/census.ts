@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { caCensusSource } from '../../datasets/ca/census/source.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * Statistics Canada's Census Profile by forward sortation area as downloaded
@@ -31,15 +31,11 @@ export interface CaCensusInput extends JobInput { encoding?: string; publishedOn
 export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Promise<PartitionSummary[]> {
   const encoding = input.encoding ?? 'latin1';
   const header = await readCsvHeader(input.path, { separator: ',', encoding });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not a Statistics Canada Census Profile CSV (98-401-X...CSV_data.csv): missing columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
-  const writers = new Map<string, ZoneValuesWriter>();
-  const rejects = new Rejects(ctx.dataDir, 'ca', 'zone_values', caCensusSource.id, ctx.maxRejectShare);
-  await rejects.init();
-  let total = 0;
-  // The number of recipients of the block being read, per geography (rows of one geography are consecutive).
-  let recipients: { geo: string; n: number | null } = { geo: '', n: null };
-  try {
+  requireColumns(header, COLUMNS, 'a Statistics Canada Census Profile CSV (98-401-X...CSV_data.csv)');
+  return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.census', source: caCensusSource, input, rejectsPartition: caCensusSource.id }, async ({ rejects, writer: writerOf }) => {
+    let total = 0;
+    // The number of recipients of the block being read, per geography (rows of one geography are consecutive).
+    let recipients: { geo: string; n: number | null } = { geo: '', n: null };
     for await (const { line, record, error } of readCsv(input.path, { separator: ',', encoding, progress: { label: `ca.census ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -59,8 +55,7 @@ export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Pro
       if (value !== null && !Number.isFinite(value)) { rejects.add(line, `C1_COUNT_TOTAL ${JSON.stringify(cell)} is not a number`, record); continue; }
       const census = (record.CENSUS_YEAR ?? '').trim();
       if (!/^\d{4}$/.test(census)) { rejects.add(line, `CENSUS_YEAR ${JSON.stringify(census)} is not a year`, record); continue; }
-      let writer = writers.get(census);
-      if (!writer) { writer = await ZoneValuesWriter.open(ctx.dataDir, 'ca', 'zone_values', `${caCensusSource.id}.${census}`, caCensusSource.id); writers.set(census, writer); }
+      const writer = await writerOf(`${caCensusSource.id}.${census}`);
       // DATA_QUALITY_FLAG: Statistics Canada's flags (incomplete enumeration, collection interrupted, high non-response): any raised lowers reliability.
       const flagged = /[1-9]/.test(record.DATA_QUALITY_FLAG ?? '');
       const year = average[1]!;
@@ -71,16 +66,6 @@ export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Pro
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    const prepared = [];
-    for (const [census, writer] of [...writers].sort(([a], [b]) => a.localeCompare(b))) prepared.push({ census, tables: await writer.prepare() });
-    const out: PartitionSummary[] = [];
-    for (const { census, tables } of prepared) out.push(...await publish(ctx, 'ca', 'ca.census', caCensusSource, input, `${caCensusSource.id}.${census}`, tables, rejects));
-    return out;
-  } catch (e) {
-    await rejects.close();
-    for (const w of writers.values()) await w.abort();
-    throw e;
-  }
+    return total;
+  });
 }

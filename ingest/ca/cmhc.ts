@@ -1,13 +1,12 @@
 import { hasPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { createProgress } from '../core/progress.ts';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { cmhcSource } from '../../datasets/ca/cmhc/source.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { decodeBuffer } from '../core/readers/encoding.ts';
-import { Rejects } from '../core/rejects.ts';
-import { createProgress } from '../core/progress.ts';
 
 /**
  * CMHC's Rental Market Survey as the HMIP portal exports a table (Windows-1252, CRLF): a title
@@ -91,14 +90,11 @@ export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?:
   const areas = await surveyAreas(ctx.dataDir);
   const historyOf = areas.get(nameKey(geography)) ?? null;
 
-  const rejects = new Rejects(ctx.dataDir, 'ca', 'zone_values', `${cmhcSource.id}.${table.indicator}`, ctx.maxRejectShare);
-  await rejects.init();
-  const writers = new Map<string, ZoneValuesWriter>();
-  const skipped: string[] = [];
-  let total = 0, matched = 0;
-  // The export is read whole (a few kilobytes): the share of its lines stands for the share of bytes.
-  const progress = createProgress(`ca.cmhc ${basename(input.path)}`, lines.length, ctx.progressOut);
-  try {
+  return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.cmhc', source: cmhcSource, input, rejectsPartition: `${cmhcSource.id}.${table.indicator}` }, async ({ rejects, writer: writerOf }) => {
+    const skipped: string[] = [];
+    let total = 0, matched = 0;
+    // The export is read whole (a few kilobytes): the share of its lines stands for the share of bytes.
+    const progress = createProgress(`ca.cmhc ${basename(input.path)}`, lines.length, ctx.progressOut);
     for (let n = headerAt + 1; n < lines.length; n++) {
       const line = lines[n]!;
       progress.tick(total, n + 1);
@@ -114,8 +110,7 @@ export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?:
       if (!period) { rejects.add(n + 1, 'no survey month in the sub-title or the row', line); continue; }
       matched++;
       const partition = `${cmhcSource.id}.${table.indicator.split('.')[1]}.${period.start.slice(0, 4)}`;
-      let writer = writers.get(partition);
-      if (!writer) { writer = await ZoneValuesWriter.open(ctx.dataDir, 'ca', 'zone_values', partition, cmhcSource.id); writers.set(partition, writer); }
+      const writer = await writerOf(partition);
       for (const c of columns) {
         const raw = (f[c.at] ?? '').trim();
         const letter = (f[c.at + 1] ?? '').trim().toLowerCase();
@@ -131,21 +126,11 @@ export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?:
         if (why) rejects.add(n + 1, why, line);
       }
     }
+    progress.done();
     for (const s of skipped) ctx.log(`ca.cmhc: skipped ${s}: not a rental-survey neighbourhood of Quebec in ca/zones`);
     if (matched === 0) {
       throw new Error(`this export names no rental-survey neighbourhood of Quebec ingested in ca/zones (geography ${JSON.stringify(geography || '(none in the title line)')}${skipped.length ? `; rows: ${skipped.slice(0, 3).join('; ')}${skipped.length > 3 ? '...' : ''}` : ''}): nothing is published`);
     }
-    progress.done();
-    rejects.check(total);
-    await rejects.close();
-    const prepared = [];
-    for (const [partition, writer] of [...writers].sort()) prepared.push({ partition, tables: await writer.prepare() });
-    const out: PartitionSummary[] = [];
-    for (const { partition, tables } of prepared) out.push(...await publish(ctx, 'ca', 'ca.cmhc', cmhcSource, input, partition, tables, rejects));
-    return out;
-  } catch (e) {
-    await rejects.close();
-    for (const w of writers.values()) await w.abort();
-    throw e;
-  }
+    return total;
+  });
 }

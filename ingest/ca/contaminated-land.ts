@@ -5,6 +5,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { PointsWriter } from '../core/kinds/points.ts';
 import { openGeoPackage } from '../core/readers/geopackage.ts';
 import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /** Layers of the Répertoire's GeoPackage and the columns the job reads. */
 const POINT = { table: 'point', columns: ['NO_MEF_LIEU', 'LATITUDE', 'LONGITUDE', 'ADR_CIV_LIEU'] };
@@ -54,8 +55,7 @@ export async function ingestContaminatedLand(ctx: JobContext, input: JobInput): 
     for (const layer of [POINT, FILES]) {
       if (!tables.includes(layer.table)) throw new Error(`not the Répertoire des terrains contaminés: no layer ${layer.table} in the GeoPackage; found ${tables.join(', ') || 'none'}`);
       const cols = gpkg.columns(layer.table);
-      const missing = layer.columns.filter((c) => !cols.includes(c));
-      if (missing.length > 0) throw new Error(`the layer ${layer.table} lacks the columns ${missing.join(', ')}; found ${cols.slice(0, 12).join(', ')}`);
+      requireColumns(cols, layer.columns, `the Répertoire's layer ${layer.table}`);
     }
     const files = new Map<string, { statuses: CaSiteStatus[]; updated: string | null }>();
     for (const f of gpkg.rows(FILES.table, FILES.columns)) {

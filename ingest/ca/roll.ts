@@ -12,6 +12,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { Rejects } from '../core/rejects.ts';
 import { TableWriter, cleanStaleTemporaries, fileSize } from '../core/table-writer.ts';
 import { createProgress } from '../core/progress.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * MUNICIPALITE codes of Montreal's roll and the municipality they designate (the street suffixes
@@ -64,8 +65,7 @@ export function interpolate(known: Known[], n: number): { lng: number; lat: numb
  */
 export async function ingestMontrealRoll(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path);
-  const missing = ROLL_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not Montreal's uniteevaluationfonciere.csv: missing columns ${missing.join(', ')}`);
+  requireColumns(header, ROLL_COLUMNS, "Montreal's uniteevaluationfonciere.csv");
   const partition = `roll.${basename(input.path).replace(/\.csv(\.gz)?$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-')}`;
   const official = await officialStreets(ctx.dataDir, partition);
   if (official.size === 0) throw new Error('no official Quebec address ingested yet: run ca.adresses-quebec (or the addresses job) first, the roll is placed along their streets');

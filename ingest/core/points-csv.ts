@@ -5,6 +5,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { PointsWriter, type PointInput } from './kinds/points.ts';
 import { readCsv, readCsvHeader } from './readers/csv.ts';
 import { Rejects } from './rejects.ts';
+import { requireColumns } from './columns.ts';
 
 /**
  * What a row of a producer's point file gives: a point, a refusal (a broken row: rejects, with its
@@ -38,10 +39,7 @@ export interface PointsCsvSpec {
 export async function ingestPointsCsv(ctx: JobContext, input: JobInput, spec: PointsCsvSpec): Promise<PartitionSummary[]> {
   const table = 'places';
   const header = await readCsvHeader(input.path, { separator: spec.separator, encoding: spec.encoding });
-  const missing = spec.required.filter((c) => !header.includes(c));
-  if (missing.length > 0) {
-    throw new Error(`${input.path} is not ${spec.layout}: missing the columns ${missing.join(', ')} (found ${header.slice(0, 12).join(', ')}${header.length > 12 ? ', ...' : ''})`);
-  }
+  requireColumns(header, spec.required, `${spec.layout} (${basename(input.path)})`);
   const rejects = new Rejects(ctx.dataDir, spec.country, table, spec.partition, ctx.maxRejectShare);
   await rejects.init();
   const writer = await PointsWriter.open(ctx.dataDir, spec.country, table, spec.partition, spec.source.id);

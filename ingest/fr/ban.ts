@@ -14,6 +14,7 @@ import { publishedPartitions } from '../../schemas/tables/layout.ts';
 import { sha256InBackground } from '../core/file-hash.ts';
 import { BAN_HEADER, BanRow, banPosition } from './ban-row.ts';
 import type { Source } from '../../datasets/source.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * A commune address file read as the BAN's: which of its columns hold the BAN columns the table
@@ -97,8 +98,7 @@ function inputName(path: string): string {
 export async function ingestBanFile(ctx: JobContext, input: JobInput, format: AddressFileFormat = BAN_FORMAT): Promise<PartitionSummary[]> {
   const name = inputName(input.path);
   const header = await readCsvHeader(input.path, { separator: ';' });
-  const missing = format.required.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not ${format.title}: missing columns ${missing.join(', ')}`);
+  requireColumns(header, format.required, format.title);
   await cleanStaleTemporaries(ctx.dataDir, 'fr', 'addresses');
   const rejects = new Rejects(ctx.dataDir, 'fr', 'addresses', name, ctx.maxRejectShare);
   await rejects.init();

@@ -11,6 +11,7 @@ import { Rejects } from '../core/rejects.ts';
 import { Stage } from '../core/stage.ts';
 import { TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
 import { basename } from 'node:path';
+import { requireColumns } from '../core/columns.ts';
 
 export const BUILDINGS_TABLE = 'buildings';
 export const BUILDING_LINKS_TABLE = 'building_links';
@@ -49,8 +50,7 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
   let first = true;
   for await (const row of readCsv(path, { separator: ',' })) {
     if (first) {
-      const missing = BDNB_COLUMNS.filter((c) => !(c in row.record));
-      if (missing.length > 0) throw new Error(`not the BDNB batiment_groupe_compile export: missing column(s) ${missing.join(', ')}`);
+      requireColumns(Object.keys(row.record), BDNB_COLUMNS, 'the BDNB batiment_groupe_compile export');
       first = false;
     }
     const r = row.record;
@@ -89,8 +89,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
   let first = true, skipped = 0, total = 0;
   for await (const row of readCsv(o.rnb.path, { separator: ';', progress: { label: `fr.buildings ${basename(o.rnb.path)}`, out: ctx.progressOut } })) {
     if (first) {
-      const missing = RNB_COLUMNS.filter((c) => !(c in row.record));
-      if (missing.length > 0) throw new Error(`not the RNB export: missing column(s) ${missing.join(', ')}; found ${Object.keys(row.record).join(', ')}`);
+      requireColumns(Object.keys(row.record), RNB_COLUMNS, 'the RNB export');
       first = false;
     }
     total++;

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { censusSource } from '../../datasets/fr/census/source.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * INSEE census by IRIS, the "bases infracommunales" as published (semicolon, a header
@@ -46,8 +46,7 @@ export function censusLayout(header: readonly string[]): { kind: CensusKind; yy:
   if (log) {
     const yy = log.slice(1, 3);
     const columns = HOUSING.map((c) => `P${yy}_${c}`);
-    const missing = columns.filter((c) => !header.includes(c));
-    if (missing.length > 0) throw new Error(`census housing file (edition 20${yy}) without the columns ${missing.join(', ')}`);
+    requireColumns(header, columns, `a complete census housing file by IRIS (edition 20${yy})`);
     return { kind: 'housing', yy, columns };
   }
   return { kind: 'households', yy: men!.slice(1, 3), columns: [men!] };
@@ -94,11 +93,9 @@ export async function ingestCensus(ctx: JobContext, input: CensusInput): Promise
   // The census describes 1 January of its year (the middle of its five collection years).
   const period = { period_start: `${year}-01-01`, period_end: `${year}-01-01` };
   const partition = `${censusSource.id}.${year}.${kind}`;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, censusSource.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.census', source: censusSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.census ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -124,12 +121,6 @@ export async function ingestCensus(ctx: JobContext, input: CensusInput): Promise
         if (why) { rejects.add(line, why, record); break; }
       }
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', 'fr.census', censusSource, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }

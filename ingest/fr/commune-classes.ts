@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import type { Source } from '../../datasets/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * A class published per commune (radon potential category, seismic zone) into the zone values
@@ -42,17 +42,12 @@ export function communeCode(raw: string, padFourDigits: boolean): { code: string
 
 export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { publishedOn?: string | null }, spec: CommuneClassSpec): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
-  const missing = [spec.codeColumn, spec.classColumn].filter((c) => !header.includes(c));
-  if (missing.length > 0) {
-    throw new Error(`not ${spec.file} (semicolon-separated): missing the columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ') || 'no header'}${header.length > 8 ? ', ...' : ''}`);
-  }
+  requireColumns(header, [spec.codeColumn, spec.classColumn], `${spec.file} (semicolon-separated)`);
   const partition = spec.source.id;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, spec.source.id);
-  const seen = new Map<string, number>();
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: spec.source.id, source: spec.source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    const seen = new Map<string, number>();
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `${spec.source.id} ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -73,12 +68,6 @@ export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { 
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', spec.source.id, spec.source, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }

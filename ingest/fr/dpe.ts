@@ -10,6 +10,7 @@ import { readCsv } from '../core/readers/csv.ts';
 import { Rejects } from '../core/rejects.ts';
 import { toWgs84 } from '../core/reproject.ts';
 import { Stage } from '../core/stage.ts';
+import { requireColumns } from '../core/columns.ts';
 
 export const DIAGNOSES_TABLE = 'diagnoses';
 
@@ -95,8 +96,7 @@ export async function ingestDpe(ctx: JobContext, input: JobInput): Promise<Parti
   try {
     for await (const row of readCsv(input.path, { separator: ',', progress: { label: `fr.dpe ${basename(input.path)}`, out: ctx.progressOut } })) {
       if (scheme === null) {
-        const missing = Object.values(C).filter((c) => !(c in row.record));
-        if (missing.length > 0) throw new Error(`not ADEME's DPE v2 export: missing column(s) ${missing.join(', ')}; found ${Object.keys(row.record).slice(0, 6).join(', ')}...`);
+        requireColumns(Object.keys(row.record), Object.values(C), "ADEME's DPE v2 export");
         scheme = EXISTING_ONLY.some((c) => c in row.record) ? 'dpe_v2_existing' : 'dpe_v2_new';
       }
       total++;

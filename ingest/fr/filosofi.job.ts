@@ -8,19 +8,22 @@ import { UsageError, option } from '../core/options.ts';
 import { publishedOnOption } from '../core/published-on.ts';
 import { ingestFilosofi } from './filosofi.ts';
 
+/** The producer's names: by IRIS (2018-2020, and BASE_TD_FILO_IRIS_2021_DISP), by commune (FILO2021_DISP_COM, FILO2019_DISP_Pauvres_COM...). */
+const FILES = /^(?:BASE_TD_FILO_DISP_IRIS_\d{4}|BASE_TD_FILO_IRIS_\d{4}_DISP|FILO\d{4}_DISP_(?:PAUVRES_)?COM).*\.csv$/i;
+
 export const filosofiJob = defineJob({
   id: 'fr.filosofi',
-  summary: 'INSEE Filosofi disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv): median per consumption unit, quartiles, poverty rate -> fr/zone_values (one partition per edition, from the header)',
+  summary: 'INSEE Filosofi disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv) and by commune (FILO<year>_DISP_COM.csv, FILO<year>_DISP_PAUVRES_COM.csv): median per consumption unit, quartiles, poverty rate -> fr/zone_values (one partition per edition and file, from the header)',
   sources: [filosofiSource],
-  options: z.object({ input: option.path('<BASE_TD_FILO_DISP_IRIS_YYYY.csv | folder>'), 'published-on': publishedOnOption.optional() }),
+  options: z.object({ input: option.path('<BASE_TD_FILO_DISP_IRIS_YYYY.csv | FILOYYYY_DISP_COM.csv | FILOYYYY_DISP_PAUVRES_COM.csv | folder>'), 'published-on': publishedOnOption.optional() }),
   reads: [],
   writes: ['zone_values'],
   samples: [['--input', join(REPO_ROOT, 'datasets/fr/filosofi')]],
   async run(ctx, o) {
     const files = statSync(o.input).isDirectory()
-      ? readdirSync(o.input).filter((f) => /^BASE_TD_FILO_DISP_IRIS_\d{4}.*\.csv$/i.test(f)).sort().map((f) => join(o.input, f))
+      ? readdirSync(o.input).filter((f) => FILES.test(f)).sort().map((f) => join(o.input, f))
       : [o.input];
-    if (files.length === 0) throw new UsageError(`no BASE_TD_FILO_DISP_IRIS_YYYY.csv file in ${o.input}`);
+    if (files.length === 0) throw new UsageError(`no Filosofi file (BASE_TD_FILO_DISP_IRIS_YYYY.csv, FILOYYYY_DISP_COM.csv, FILOYYYY_DISP_PAUVRES_COM.csv) in ${o.input}`);
     const out: PartitionSummary[] = [];
     for (const file of files) out.push(...await ingestFilosofi(ctx, { path: file, publishedOn: o['published-on'] ?? null }));
     return out;

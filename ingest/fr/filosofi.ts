@@ -1,15 +1,17 @@
 import { basename } from 'node:path';
 import { filosofiSource } from '../../datasets/fr/filosofi/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { foundColumns, requireColumns } from '../core/columns.ts';
+import { communeCode, levelOfCommuneCode } from './commune-classes.ts';
 
 /**
- * INSEE Filosofi, disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv): the median
- * disposable income per consumption unit (with its quartiles as range) and the poverty rate, per
- * IRIS, into the zone values of France. The edition's year is read from the header (DISP_MED18 is
+ * INSEE Filosofi, disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv) and by commune
+ * (FILO<year>_DISP_COM.csv, FILO<year>_DISP_PAUVRES_COM.csv, below): the median disposable income
+ * per consumption unit (with its quartiles as range) and the poverty rate, per IRIS or commune,
+ * into the zone values of France. The edition's year is read from the header (DISP_MED18 is
  * 2018), never from the file name. An empty cell is INSEE's statistical secrecy: kept as a
  * withheld value (served null, reason suppressed), never zero.
  */
@@ -38,24 +40,25 @@ export interface FilosofiInput extends JobInput {
   publishedOn?: string | null;
 }
 
+/** Reads a Filosofi file of either geography, told apart by its header: by IRIS (IRIS, DISP_MEDyy) or by commune (CODGEO, Q2yy or TP60yy). */
 export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
   const med = header.find((c) => /^DISP_MED\d{2}$/.test(c));
-  if (!header.includes('IRIS') || !med) {
-    throw new Error(`not a Filosofi disposable-income file by IRIS: expected columns IRIS and DISP_MEDyy, found ${header.slice(0, 8).join(', ')}${header.length > 8 ? ', ...' : ''}`);
-  }
+  if (header.includes('IRIS') && med) return ingestFilosofiIris(ctx, input, header, med);
+  const commune = header.includes('CODGEO') ? filosofiCommuneLayout(header) : null;
+  if (commune) return ingestFilosofiCommunes(ctx, input, commune);
+  throw new Error(`not a Filosofi disposable-income file: expected columns IRIS and DISP_MEDyy (by IRIS), or CODGEO and Q2yy or TP60yy (FILO<year>_DISP_COM, FILO<year>_DISP_PAUVRES_COM by commune); found ${foundColumns(header)}`);
+}
+
+async function ingestFilosofiIris(ctx: JobContext, input: FilosofiInput, header: string[], med: string): Promise<PartitionSummary[]> {
   const yy = med.slice(-2);
-  const needed = [`DISP_TP60${yy}`, `DISP_Q1${yy}`, `DISP_Q3${yy}`, `DISP_NOTE${yy}`];
-  const missing = needed.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`Filosofi file without the columns ${missing.join(', ')} (edition 20${yy})`);
+  requireColumns(header, [`DISP_TP60${yy}`, `DISP_Q1${yy}`, `DISP_Q3${yy}`, `DISP_NOTE${yy}`], `a complete Filosofi file by IRIS (edition 20${yy})`);
   const year = 2000 + Number(yy);
   const period = { period_start: `${year}-01-01`, period_end: `${year}-12-31` };
   const partition = `${filosofiSource.id}.${year}`;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, filosofiSource.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.filosofi', source: filosofiSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.filosofi ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -81,12 +84,80 @@ export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Pro
         if (why) { rejects.add(line, why, record); break; }
       }
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', 'fr.filosofi', filosofiSource, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
+    return total;
+  });
+}
+
+/**
+ * The commune files of an edition, as INSEE publishes them in indic-struct-distrib-revenu-<year>-COMMUNES_csv.zip
+ * (semicolon, one row per commune and municipal arrondissement, a secret cell written `s`):
+ * - FILO<year>_DISP_COM.csv: CODGEO;NBMENyy;NBPERSyy;NBUCyy;Q1yy;Q2yy;Q3yy;Q3_Q1;D1yy...D9yy;RD;S80S20yy;GIyy;PACTyy...PIMPOTyy
+ *   (the median is Q2yy, with the quartiles as range and the fiscal households NBMENyy as sample size);
+ * - FILO<year>_DISP_PAUVRES_COM.csv (`_Pauvres_` before 2020): CODGEO;TP60yy;TP60AGE1yy...;TP60TOL2yy;... (the poverty rate TP60yy).
+ * The edition is read from the columns' suffix (Q221 is 2021), never from the file name.
+ */
+export type FilosofiCommuneLayout = { kind: 'distribution'; yy: string; columns: { households: string; q1: string; median: string; q3: string } } | { kind: 'poverty'; yy: string; columns: { rate: string } };
+
+export function filosofiCommuneLayout(header: readonly string[]): FilosofiCommuneLayout | null {
+  const q2 = header.find((c) => /^Q2\d{2}$/.test(c));
+  if (q2) {
+    const yy = q2.slice(2);
+    const columns = { households: `NBMEN${yy}`, q1: `Q1${yy}`, median: q2, q3: `Q3${yy}` };
+    requireColumns(header, Object.values(columns), `a complete Filosofi disposable-income file by commune (FILO20${yy}_DISP_COM)`);
+    return { kind: 'distribution', yy, columns };
   }
+  const tp = header.find((c) => /^TP60\d{2}$/.test(c));
+  return tp ? { kind: 'poverty', yy: tp.slice(4), columns: { rate: tp } } : null;
+}
+
+/**
+ * A cell of the commune files: `s` (and an empty cell) is statistical secrecy, withheld; `nd`
+ * (not available), `ns` (not significant) and `so` (not applicable) say there is no figure to
+ * serve at all; a number may carry a decimal comma.
+ */
+export function communeCell(v: string | undefined): { value: number } | 'withheld' | 'none' | 'bad' {
+  const t = (v ?? '').trim();
+  if (t === '' || t.toLowerCase() === 's') return 'withheld';
+  if (['nd', 'ns', 'so'].includes(t.toLowerCase())) return 'none';
+  const n = Number(t.replace(',', '.'));
+  return Number.isFinite(n) ? { value: n } : 'bad';
+}
+
+async function ingestFilosofiCommunes(ctx: JobContext, input: FilosofiInput, layout: FilosofiCommuneLayout): Promise<PartitionSummary[]> {
+  const year = 2000 + Number(layout.yy);
+  const period = { period_start: `${year}-01-01`, period_end: `${year}-12-31` };
+  const partition = `${filosofiSource.id}.${year}.communes${layout.kind === 'poverty' ? '-poverty' : ''}`;
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.filosofi', source: filosofiSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.filosofi ${basename(input.path)}`, out: ctx.progressOut } })) {
+      total++;
+      if (error) { rejects.add(line, error, record); continue; }
+      const code = communeCode(record.CODGEO ?? '', false);
+      if ('error' in code) { rejects.add(line, `CODGEO: ${code.error}`, record); continue; }
+      const cells = Object.entries(layout.columns).map(([k, c]) => [k, c, communeCell(record[c])] as const);
+      const bad = cells.find(([, , v]) => v === 'bad');
+      if (bad) { rejects.add(line, `${bad[1]} ${JSON.stringify(record[bad[1]])} is not a number, s, nd, ns or so`, record); continue; }
+      const cell = Object.fromEntries(cells.map(([k, , v]) => [k, v]));
+      const valueOf = (k: string) => { const v = cell[k]; return typeof v === 'object' ? v.value : null; };
+      // Filosofi is exhaustive (every fiscal household of the commune): a published value is reliable.
+      const common = { level: levelOfCommuneCode(code.code), code: code.code, breakdown: null, ...period, reliability: 'high' as const, published_on: input.publishedOn ?? null };
+      let row: ZoneValueInput | null;
+      if (layout.kind === 'distribution') {
+        const [households, q1, q3] = [valueOf('households'), valueOf('q1'), valueOf('q3')];
+        const quartiles = q1 !== null && q3 !== null;
+        row = cell.median === 'none' ? null : {
+          ...common, indicator: FILOSOFI_INDICATORS.median, unit: 'EUR/year', value: valueOf('median'), suppressed: cell.median === 'withheld',
+          range_low: quartiles ? q1 : null, range_high: quartiles ? q3 : null,
+          sample_size: households !== null && Number.isInteger(households) && households >= 0 ? households : null,
+        };
+      } else {
+        row = cell.rate === 'none' ? null : { ...common, indicator: FILOSOFI_INDICATORS.poverty, unit: '%', value: valueOf('rate'), suppressed: cell.rate === 'withheld' };
+      }
+      if (!row) continue;
+      const why = writer.add(row);
+      if (why) rejects.add(line, why, record);
+    }
+    return total;
+  });
 }

@@ -2,10 +2,10 @@ import { basename } from 'node:path';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from '../../datasets/fr/housing-zones/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import { ABC_ZONES } from '../../schemas/market.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter, type ZoneValueInput } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 import { communeCode, levelOfCommuneCode } from './commune-classes.ts';
 
 /**
@@ -35,11 +35,9 @@ type RowResult = { values: Omit<ZoneValueInput, 'level' | 'code' | 'published_on
 /** Reads a list by commune: the code column, then each row into values or a refusal with its reason. */
 async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, codeColumn: string, row: (r: Record<string, string>) => RowResult): Promise<PartitionSummary[]> {
   const partition = source.id;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, source.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.housing-zones', source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.housing-zones ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -52,18 +50,8 @@ async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, 
         if (why) { rejects.add(line, why, record); break; }
       }
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', 'fr.housing-zones', source, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
-}
-
-function layoutError(file: string, missing: string[], header: string[]): Error {
-  return new Error(`not ${file} (semicolon-separated): missing the columns ${missing.join(', ')}; found ${header.slice(0, 8).join(', ') || 'no header'}${header.length > 8 ? ', ...' : ''}`);
+    return total;
+  });
 }
 
 const classValue = (indicator: string, value: number) => ({ indicator, breakdown: null, period_start: null, period_end: null, value, unit: 'zone', reliability: 'high' as const });
@@ -72,8 +60,7 @@ const classValue = (indicator: string, value: number) => ({ indicator, breakdown
 export async function ingestAbcZoning(ctx: JobContext, input: Input & { column?: string }): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
   const column = input.column ?? header.filter((c) => /^Zonage ABC/i.test(c)).at(-1);
-  const missing = ['CODGEO', ...(column && header.includes(column) ? [] : [input.column ?? 'Zonage ABC ...'])].filter((c) => !header.includes(c));
-  if (missing.length > 0) throw layoutError("the ministry's list of communes by ABC zone", missing, header);
+  requireColumns(header, ['CODGEO', column ?? 'Zonage ABC ...'], "the ministry's list of communes by ABC zone (semicolon-separated)");
   return ingestCommuneList(ctx, input, abcZoningSource, 'CODGEO', (r) => {
     const zone = (r[column!] ?? '').trim();
     const rank = abcRank(zone);
@@ -89,8 +76,7 @@ export async function ingestTlvZoning(ctx: JobContext, input: Input & { column?:
   const header = await readCsvHeader(input.path, { separator: ';' });
   const codeColumn = header.find((c) => /^CODGEO(\d{2})?$/.test(c));
   const column = input.column ?? header.filter((c) => /^Zonage TLV/i.test(c)).at(-1);
-  const missing = [...(codeColumn ? [] : ['CODGEO<yy>']), ...(column && header.includes(column) ? [] : [input.column ?? 'Zonage TLV ...'])];
-  if (missing.length > 0) throw layoutError("the ministry's list of communes by TLV zone", missing, header);
+  requireColumns(header, [codeColumn ?? 'CODGEO<yy>', column ?? 'Zonage TLV ...'], "the ministry's list of communes by TLV zone (semicolon-separated)");
   return ingestCommuneList(ctx, input, tlvZoningSource, codeColumn!, (r) => {
     const cell = (r[column!] ?? '').trim();
     const cls = /^([123])(?:\D|$)/.exec(cell)?.[1];
@@ -104,8 +90,7 @@ const isDate = (d: string) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Dat
 /** The operator's rent-control list (code_insee;nom_commune;territoire;perimetre;debut;fin). */
 export async function ingestRentControl(ctx: JobContext, input: Input): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
-  const missing = RENT_CONTROL_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw layoutError('a rent-control list (code_insee;nom_commune;territoire;perimetre;debut;fin)', missing, header);
+  requireColumns(header, RENT_CONTROL_COLUMNS, 'a rent-control list (code_insee;nom_commune;territoire;perimetre;debut;fin)');
   return ingestCommuneList(ctx, input, rentControlSource, 'code_insee', (r) => {
     const scope = (r.perimetre ?? '').trim();
     const since = (r.debut ?? '').trim(), until = (r.fin ?? '').trim();

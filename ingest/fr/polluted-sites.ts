@@ -4,6 +4,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { PointsWriter } from '../core/kinds/points.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /** Site types of France kept as points (spec 2.10); SIS soil information areas are polygons. */
 export const POINT_SITE_TYPES = ['former_industrial_activity', 'contaminated_land', 'suspected_land'] as const;
@@ -30,8 +31,7 @@ const num = (v: string | undefined) => { const t = (v ?? '').trim(); return t ==
 export async function ingestPollutedSites(ctx: JobContext, input: JobInput, m: PollutedSitesMapping): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path);
   const named = [m.id, m.lat, m.lng, m.name, m.address, m.status, m.updated, m.score].filter((c): c is string => c !== undefined);
-  const missing = named.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`the sites file lacks the columns ${missing.join(', ')}; found ${header.slice(0, 10).join(', ') || 'no header'}${header.length > 10 ? ', ...' : ''}`);
+  requireColumns(header, named, `the sites file this mapping reads (${m.type})`);
   const partition = `${m.type}.${basename(input.path).replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '_')}`;
   const rejects = new Rejects(ctx.dataDir, 'fr', 'polluted_sites', partition, ctx.maxRejectShare);
   await rejects.init();

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import { rentsSource } from '../../datasets/fr/rents/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
-import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
-import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
+import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
+import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
-import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * ANIL / DHUP rent map (pred-*-mef-dhup.csv): the predicted advertised rent per m² of each
@@ -52,14 +52,11 @@ export interface RentsInput extends JobInput {
 
 export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';', encoding: input.encoding });
-  const missing = COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not an ANIL rent map file (pred-*-mef-dhup.csv): missing columns ${missing.join(', ')}`);
+  requireColumns(header, COLUMNS, 'an ANIL rent map file (pred-*-mef-dhup.csv)');
   const partition = `${rentsSource.id}.${input.type}.${input.year}`;
-  const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
-  await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, rentsSource.id);
-  let total = 0;
-  try {
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.rents', source: rentsSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
     for await (const { line, record, error } of readCsv(input.path, { separator: ';', encoding: input.encoding, progress: { label: `fr.rents ${basename(input.path)}`, out: ctx.progressOut } })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
@@ -79,12 +76,6 @@ export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<P
       });
       if (why) rejects.add(line, why, record);
     }
-    rejects.check(total);
-    await rejects.close();
-    return await publish(ctx, 'fr', 'fr.rents', rentsSource, input, partition, await writer.prepare(), rejects);
-  } catch (e) {
-    await rejects.close();
-    await writer.abort();
-    throw e;
-  }
+    return total;
+  });
 }

@@ -4,6 +4,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { PointsWriter } from '../core/kinds/points.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
 import { Rejects } from '../core/rejects.ts';
+import { requireColumns } from '../core/columns.ts';
 
 /**
  * SNCF's passenger stations (gares-de-voyageurs.csv) -> fr/places as transport.train_station, one
@@ -23,8 +24,7 @@ export const STATIONS_PARTITION = 'fr.stations';
 export async function ingestStations(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
   const COLUMNS = header.includes(FIELDS.name) && header.includes(FIELDS.position) ? FIELDS : LABELS;
-  const missing = [COLUMNS.name, COLUMNS.code, COLUMNS.position].filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new Error(`not SNCF's gares-de-voyageurs file: missing the columns ${missing.join(', ')} (or ${[FIELDS.name, FIELDS.code, FIELDS.position].join(', ')} in an export of field names; found ${header.slice(0, 6).join(', ')})`);
+  requireColumns(header, [COLUMNS.name, COLUMNS.code, COLUMNS.position], `SNCF's gares-de-voyageurs file (an export of field names has ${[FIELDS.name, FIELDS.code, FIELDS.position].join(', ')})`);
   const rejects = new Rejects(ctx.dataDir, 'fr', 'places', STATIONS_PARTITION, ctx.maxRejectShare);
   await rejects.init();
   const writer = await PointsWriter.open(ctx.dataDir, 'fr', 'places', STATIONS_PARTITION, stationsSource.id);

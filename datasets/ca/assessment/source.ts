@@ -22,3 +22,28 @@ export const caAssessmentSource: Source = {
   tables: ['zone_values'],
   sample: 'datasets/ca/assessment',
 };
+
+/**
+ * MAMH's données prévisionnelles non auditées of the municipal bodies (the budget forecasts, one
+ * CSV a year, `Données-prévisionnelles-non-auditées-<year>-SimpleOccurrence.csv`): one row per
+ * organisme municipal (cod_geo), one column per poste; CPALB01726 is the general property tax rate
+ * of the residual (residential) category, per 100 CAD of assessed value.
+ */
+export const caTaxRatesSource: Source = {
+  id: 'ca.tax-rates',
+  country: 'ca',
+  name: 'Données prévisionnelles non auditées des organismes municipaux (taux de taxe foncière)',
+  producer: "Ministère des Affaires municipales et de l'Habitation (MAMH), Québec",
+  licence: 'Creative Commons Attribution 4.0 (CC BY 4.0)',
+  licence_url: 'https://creativecommons.org/licenses/by/4.0/',
+  attribution: 'Gouvernement du Québec, MAMH, données prévisionnelles',
+  // Where public code downloads the yearly file (Données-prévisionnelles-non-auditées-<year>-SimpleOccurrence.csv); not fetched here.
+  url: 'https://mamh.gouv.qc.ca/fichiersdonneesouvertes/',
+  download_url: null,
+  format: 'csv',
+  crs: 'none (joined by municipality code)',
+  encoding: 'utf-8 (with BOM)',
+  update_frequency: 'yearly',
+  tables: ['zone_values'],
+  sample: 'datasets/ca/assessment',
+};

@@ -1,6 +1,9 @@
 import { dateValue } from '@duckdb/node-api';
 import type { Country } from '../../../schemas/common.ts';
 import { ZONE_VALUE_COLUMNS, ZoneValueRow } from '../../../schemas/tables/zone-values.ts';
+import type { Source } from '../../../datasets/source.ts';
+import { publish, type JobContext, type JobInput, type PartitionSummary } from '../job.ts';
+import { Rejects } from '../rejects.ts';
 import { TableWriter, cleanStaleTemporaries, type PreparedTable } from '../table-writer.ts';
 
 export type ZoneValueInput = Omit<ZoneValueRow, 'source' | 'suppressed' | 'range_low' | 'range_high' | 'sample_size' | 'reliability'> & {
@@ -52,4 +55,51 @@ export class ZoneValuesWriter {
   }
 
   async abort(): Promise<void> { await this.writer.abort(); }
+}
+
+export interface ZoneValuesJobSpec {
+  country: Country;
+  /** The job id recorded in the manifest (`fr.filosofi`). */
+  job: string;
+  source: Source;
+  input: JobInput;
+  /** Names the rejects file: the partition itself, or the source id when rows choose their partitions. */
+  rejectsPartition: string;
+}
+
+export interface ZoneValuesSink {
+  rejects: Rejects;
+  /** The writer of a partition of `<country>/zone_values`, opened on first use. */
+  writer(partition: string): Promise<ZoneValuesWriter>;
+}
+
+/**
+ * The frame of every zone-values job: `read` fills the sink and returns how many rows it read;
+ * then the reject share is checked, every partition is prepared before any is published (a
+ * failure publishes nothing) and each is published in the order of its name. On any failure
+ * the rejects file is closed and every writer aborted.
+ */
+export async function runZoneValuesJob(ctx: JobContext, spec: ZoneValuesJobSpec, read: (sink: ZoneValuesSink) => Promise<number>): Promise<PartitionSummary[]> {
+  const rejects = new Rejects(ctx.dataDir, spec.country, 'zone_values', spec.rejectsPartition, ctx.maxRejectShare);
+  await rejects.init();
+  const writers = new Map<string, ZoneValuesWriter>();
+  const writer = async (partition: string) => {
+    let w = writers.get(partition);
+    if (!w) { w = await ZoneValuesWriter.open(ctx.dataDir, spec.country, 'zone_values', partition, spec.source.id); writers.set(partition, w); }
+    return w;
+  };
+  try {
+    const total = await read({ rejects, writer });
+    rejects.check(total);
+    await rejects.close();
+    const prepared = [];
+    for (const [partition, w] of [...writers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) prepared.push({ partition, tables: await w.prepare() });
+    const out: PartitionSummary[] = [];
+    for (const { partition, tables } of prepared) out.push(...await publish(ctx, spec.country, spec.job, spec.source, spec.input, partition, tables, rejects));
+    return out;
+  } catch (e) {
+    await rejects.close();
+    for (const w of writers.values()) await w.abort();
+    throw e;
+  }
 }

@@ -27,7 +27,7 @@ const locate = async (query: string) => {
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-')), 'data');
   const ctx = silentContext(dataDir);
-  for (const id of ['be.zones', 'be.best', 'be.statbel-income', 'be.statbel-prices']) {
+  for (const id of ['be.zones', 'be.best', 'be.statbel-income', 'be.statbel-prices', 'be.census']) {
     const job = jobById(id)!;
     for (const argv of job.samples) for (const p of await job.run(ctx, argv)) expect(p.rejects).toBe(0);
   }
@@ -103,12 +103,12 @@ describe('Belgian location from the samples', () => {
 });
 
 describe('Belgian report', () => {
-  it("serves the municipality's median sale prices of the latest year, as DuckDB reads Statbel's file; building is not a Belgian domain", async () => {
+  it("serves a municipality's median sale prices of the latest year on its zone route, as DuckDB reads Statbel's file; building is not a Belgian domain", async () => {
     const res = await get('/api/v1/be/report?lat=50.8275&lng=4.3723&include=location,market,building');
     expect(res.statusCode).toBe(200);
     const body = ReportResponse.parse(res.json());
     expect(body.data.location.zones.locality?.code).toBe('21009');
-    const market = BeMarket.parse(body.data['market']);
+    const market = BeMarket.parse(ZoneResponse.parse((await get('/api/v1/be/zones/locality/21009?include=market')).json()).data.market);
     const file = join(import.meta.dirname, '../../../datasets/be/statbel-prices/TF_IMMO_MUNTY.txt');
     const source = await duckRows<{ type: string; n: number; p25: number; p50: number; p75: number }>(
       `SELECT CD_TYPE_NL AS type, CAST(MS_TOTAL_TRANSACTIONS AS INTEGER) AS n, CAST(MS_P_25 AS DOUBLE) AS p25, CAST(MS_P_50_median AS DOUBLE) AS p50, CAST(MS_P_75 AS DOUBLE) AS p75
@@ -120,20 +120,36 @@ describe('Belgian report', () => {
       expect(m).toMatchObject({ value: s.p50, unit: 'EUR', sample_size: s.n, range: { low: s.p25, high: s.p75 }, period: { start: '2024-01-01', end: '2024-12-31' }, zone: { level: 'locality', code: '21009' } });
     }
     // Brussels: no permits served anywhere but Flanders.
-    expect(market.missing.permits_nearby).toBe('not_covered');
+    expect(BeMarket.parse(body.data['market']).missing.permits_nearby).toBe('not_covered');
     expect(body.data['building']).toEqual({ status: 'not_covered', missing: {} });
     expect(body.meta.warnings.map((w) => `${w.domain}:${w.code}`)).toEqual(expect.arrayContaining(['building:not_covered']));
   });
 
-  it('serves /market and the zone route the same figures, and a statistical sector none of its commune', async () => {
+  it("serves at a point its sector's median where Statbel publishes a reliable one, else its municipality's, as DuckDB reads TF_IMMO_SECTOR; the zone routes the same figures", async () => {
     const res = await get('/api/v1/be/market?lat=50.8466&lng=4.3524');
     expect(res.statusCode, res.body).toBe(200);
     const market = BeMarket.parse(res.json().data.market);
-    expect(market.sale_price_median!.apartment?.zone?.code).toBe('21004');
+    const file = join(import.meta.dirname, '../../../datasets/be/statbel-prices/TF_IMMO_SECTOR.txt');
+    const sector = await duckRows<{ type: string; n: number; p50: number | null }>(
+      `SELECT CD_TYPE AS type, CAST(MS_TRANSACTIONS AS INTEGER) AS n, TRY_CAST("MS_P50 (MEDIAN_PRICE)" AS DOUBLE) AS p50
+       FROM read_csv('${file}', delim = ';', header = true, all_varchar = true) WHERE CD_STAT_SECTOR = '21004A01-' AND CD_YEAR = '2024' AND CD_TYPE IN ('B015', 'B00A') ORDER BY type`);
+    // Grand-Place: 44 apartment sales (a reliable sector median); 5 house sales, withheld by Statbel.
+    expect(sector.map((s) => [s.type, s.n >= 30, s.p50 === null])).toEqual([['B00A', false, true], ['B015', true, false]]);
+    expect(market.sale_price_median!.apartment).toMatchObject({ value: sector[1]!.p50, sample_size: sector[1]!.n, zone: { level: 'sublocality_level2', code: '21004A01-' }, reliability: 'high' });
+    expect(market.sale_price_median!.house?.zone).toMatchObject({ level: 'locality', code: '21004' });
+    const own = BeMarket.parse(ZoneResponse.parse((await get('/api/v1/be/zones/sublocality_level2/21004A01-?include=market')).json()).data.market);
+    expect(own.sale_price_median!.apartment).toEqual(market.sale_price_median!.apartment);
+    // The sector's own route: its house median is withheld, never its municipality's.
+    expect(own.sale_price_median!.house).toBeNull();
+    expect(own.missing['sale_price_median.house']).toBe('suppressed');
     const zone = BeMarket.parse(ZoneResponse.parse((await get('/api/v1/be/zones/locality/21004?include=market')).json()).data.market);
-    expect(zone.sale_price_median).toEqual(market.sale_price_median);
+    expect(zone.sale_price_median!.house).toEqual(market.sale_price_median!.house);
     expect(zone.missing.permits_nearby).toBe('not_applicable');
+  });
+
+  it('serves a zone of another level (a section) no price of its commune', async () => {
     const first = ZoneChildrenResponse.parse((await get('/api/v1/be/zones/locality/21004/children')).json()).data.children[0]!;
+    expect(first.level).toBe('sublocality_level1');
     const own = BeMarket.parse(ZoneResponse.parse((await get(`/api/v1/be/zones/${first.level}/${first.code}?include=market`)).json()).data.market);
     expect(own.sale_price_median).toBeNull();
     expect(own.missing.sale_price_median).toBe('not_applicable');
@@ -213,9 +229,26 @@ describe('Belgian residents from the samples', () => {
       value: Math.round((Number(line[4]) / returns) * 100) / 100, sample_size: returns, unit: 'EUR/year',
       zone: { level: 'locality', code: '21004' }, period: { start: '2022-01-01', end: '2022-12-31' },
     });
-    // The median by statistical sector and the census are not ingested: null, said.
+    // The median by statistical sector is not ingested: null, said.
     expect(residents.income.taxable_median).toBeNull();
     expect(residents.missing['income.taxable_median']).toBe('unavailable');
     expect(residents.status).toBe('partial');
+  });
+
+  it("serves the dwellings and the share in houses of the point's municipality, its zone route too, as DuckDB computes them on Statbel's building stock", async () => {
+    const file = join(import.meta.dirname, '../../../datasets/be/building-stock/building_stock_open_data.txt');
+    const [ref] = await duckRows<{ dwellings: number; share: number }>(
+      `SELECT sum(CAST(MS_VALUE AS INTEGER)) AS dwellings, round(1000.0 * sum(CAST(MS_VALUE AS INTEGER)) FILTER (WHERE CD_BUILDING_TYPE IN ('R1', 'R2', 'R3')) / sum(CAST(MS_VALUE AS INTEGER))) / 10 AS share
+       FROM read_csv('${file}', delim = '|', header = true, all_varchar = true, encoding = 'latin-1')
+       WHERE CD_YEAR = '2025' AND CD_REFNIS = '21004' AND CD_REFNIS_LVL = '5' AND CD_STAT_TYPE = 'T8'`);
+    const expected = (r: BeResidents) => {
+      const zone = { level: 'locality', code: '21004' };
+      expect(r.housing.dwellings).toMatchObject({ value: Number(ref!.dwellings), unit: 'count', zone, period: { start: '2025-01-01', end: '2025-01-01' }, reliability: 'high' });
+      expect(r.housing.houses_share).toMatchObject({ value: ref!.share, unit: '%', zone, sample_size: Number(ref!.dwellings) });
+    };
+    expected(BeResidents.parse((await get('/api/v1/be/residents?lat=50.8466&lng=4.3524')).json().data.residents));
+    const zoneRes = await get('/api/v1/be/zones/locality/21004?include=residents');
+    expect(zoneRes.statusCode, zoneRes.body).toBe(200);
+    expected(BeResidents.parse(ZoneResponse.parse(zoneRes.json()).data.residents));
   });
 });

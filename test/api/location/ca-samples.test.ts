@@ -142,5 +142,17 @@ describe("Quebec market: the roll's comparative factor (ca.assessment)", () => {
     expect(market.assessed_values?.average_single_family).toBeNull();
     expect(market.missing['assessed_values.average_single_family']).toBe('unavailable');
   });
+
+  it("serves a Montreal point and Montreal's zone route the municipality's residential tax rate, as DuckDB reads MAMH's données prévisionnelles", async () => {
+    const [row] = await duckRows<{ r: string }>(`SELECT CPALB01726 AS r FROM read_csv('${join(REPO_ROOT, 'datasets/ca/assessment/previsionnelles-2026.csv')}', header = true, all_varchar = true) WHERE cod_geo = '66023'`);
+    const expected = { value: Number(row!.r), unit: 'CAD/100CAD', zone: { level: 'locality', code: '66023' }, period: { start: '2026-01-01', end: '2026-12-31' }, reliability: 'high' };
+    const market = CaMarket.parse(ReportResponse.parse((await get('/api/v1/ca/report?lat=45.52351&lng=-73.58549&include=market')).json()).data.market);
+    expect(market.property_tax.rates.residential).toMatchObject(expected);
+    // The estimate needs the property's assessed value: still null, said.
+    expect(market.property_tax.estimate).toBeNull();
+    expect(market.missing['property_tax.estimate']).toBe('unavailable');
+    const zone = CaMarket.parse(ZoneResponse.parse((await get('/api/v1/ca/zones/locality/66023?include=market')).json()).data.market);
+    expect(zone.property_tax.rates.residential).toMatchObject(expected);
+  });
 });
 

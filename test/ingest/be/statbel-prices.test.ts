@@ -44,4 +44,31 @@ describe('be.statbel-prices', () => {
     await expect(ingestStatbelPrices(silentContext(join(dir, 'fresh')), { path: file })).rejects.toThrow(/missing columns CD_TYPE_NL, CD_PERIOD, MS_TOTAL_TRANSACTIONS, MS_P_25, MS_P_75, CD_niveau_refnis/);
     expect(existsSync(tableDir(join(dir, 'fresh'), 'be', 'zone_values'))).toBe(false);
   });
+
+  it("writes the year's medians of every statistical sector of TF_IMMO_SECTOR as DuckDB reads the file, withheld percentiles as suppressed", async () => {
+    const file = join(REPO_ROOT, 'datasets/be/statbel-prices/TF_IMMO_SECTOR.txt');
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-sectors-')), 'data');
+    const parts = await ingestStatbelPrices(silentContext(dataDir), { path: file });
+    expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.statbel-prices-sectors.2023', 0], ['be.statbel-prices-sectors.2024', 0]]);
+    type Row = { year: string; code: string; type: string; n: number; p25: number | null; p50: number | null; p75: number | null };
+    const source = await duckRows<Row>(
+      `SELECT CD_YEAR AS year, CD_STAT_SECTOR AS code, CASE CD_TYPE WHEN 'B015' THEN 'apartment' ELSE 'house' END AS type, CAST(MS_TRANSACTIONS AS INTEGER) AS n,
+         TRY_CAST(MS_P25 AS DOUBLE) AS p25, TRY_CAST("MS_P50 (MEDIAN_PRICE)" AS DOUBLE) AS p50, TRY_CAST(MS_P75 AS DOUBLE) AS p75
+       FROM read_csv('${file}', delim = ';', header = true, all_varchar = true) WHERE CD_TYPE IN ('B00A', 'B015') ORDER BY year, code, type`);
+    const out = await duckRows<Row & { level: string; suppressed: boolean }>(
+      `SELECT strftime(period_start, '%Y') AS year, code, breakdown AS type, sample_size AS n, range_low AS p25, value AS p50, range_high AS p75, level, suppressed
+       FROM '${tableGlob(dataDir, 'be', 'zone_values')}' ORDER BY year, code, type`);
+    expect(out.map(({ level: _l, suppressed: _s, ...r }) => r)).toEqual(source);
+    expect(new Set(out.map((r) => r.level))).toEqual(new Set(['sublocality_level2']));
+    // Under 16 sales Statbel withholds the percentiles: suppressed, never 0.
+    expect(out.filter((r) => r.n < 16).every((r) => r.suppressed && r.p50 === null)).toBe(true);
+    expect(out.filter((r) => r.n >= 16).every((r) => !r.suppressed && r.p50 !== null)).toBe(true);
+  });
+
+  it('refuses a sector file without its median column, naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-sectors-bad-'));
+    const file = join(dir, 'TF_IMMO_SECTOR.txt');
+    await writeFile(file, 'CD_STAT_SECTOR;CD_YEAR;CD_TYPE;MS_TRANSACTIONS;MS_P25;MS_P75\r\n21004A01-;2024;B015;40;1;2\r\n');
+    await expect(ingestStatbelPrices(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/not Statbel's real-estate sales by statistical sector .*missing columns MS_P50 \(MEDIAN_PRICE\)/);
+  });
 });

@@ -35,4 +35,20 @@ describe('ca.assessment', () => {
     await expect(ingestCaAssessment(silentContext(join(dir, 'fresh')), { path: file, year: 2026 })).rejects.toThrow(/missing columns cod_geo, CSALX02163/);
     expect(existsSync(tableDir(join(dir, 'fresh'), 'ca', 'zone_values'))).toBe(false);
   });
+
+  it("writes each municipality's residential tax rate of MAMH's données prévisionnelles (BOM) as DuckDB reads the file, in its own partition", async () => {
+    const file = join(REPO_ROOT, 'datasets/ca/assessment/previsionnelles-2026.csv');
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-tax-rates-')), 'data');
+    await ingestCaAssessment(silentContext(dataDir), { path: SAMPLE, year: 2026 });
+    const [summary] = await ingestCaAssessment(silentContext(dataDir), { path: file, year: 2026, publishedOn: '2026-01-20' });
+    expect(summary).toMatchObject({ partition: 'ca.tax-rates.2026', rejects: 0 });
+    const source = await duckRows<{ code: string; rate: number }>(
+      `SELECT cod_geo AS code, CAST(CPALB01726 AS DOUBLE) AS rate FROM read_csv('${file}', header = true, all_varchar = true) WHERE CPALB01726 IS NOT NULL AND CPALB01726 <> '' ORDER BY code`);
+    const out = await duckRows<{ code: string; rate: number; unit: string; published: string }>(
+      `SELECT code, value AS rate, unit, strftime(published_on, '%Y-%m-%d') AS published FROM '${tableGlob(dataDir, 'ca', 'zone_values')}' WHERE indicator = 'tax.residential_rate' ORDER BY code`);
+    expect(source).toHaveLength(3);
+    expect(out).toEqual(source.map((s) => ({ ...s, unit: 'CAD/100CAD', published: '2026-01-20' })));
+    // The factors of the RFU stay: another partition.
+    expect((await duckRows<{ n: bigint }>(`SELECT count(*) AS n FROM '${tableGlob(dataDir, 'ca', 'zone_values')}' WHERE indicator = 'assessment.market_factor'`))[0]!.n).toBe(3n);
+  });
 });

@@ -82,6 +82,6 @@ describe('fr.bpe', () => {
 
     const other = join(dir, 'other.csv');
     writeFileSync(other, 'DEPCOM;TYPEQU;X;Y\n75103;D301;1;2\n');
-    await expect(run(other)).rejects.toThrow(/not INSEE's BPE geolocated file.*missing the columns DEP, LAMBERT_X, LAMBERT_Y, QUALITE_XY/);
+    await expect(run(other)).rejects.toThrow(/not INSEE's BPE geolocated file.*missing columns DEP, LAMBERT_X, LAMBERT_Y, QUALITE_XY/);
   });
 });

@@ -60,6 +60,6 @@ describe('fr.buildings', () => {
     expect(s!.rejects).toBe(1);
     expect(await readFile(join(dir, 'data/fr/rejects/buildings.rnb-33.csv'), 'utf8')).toMatch(/^3;shape is not a WKT POLYGON/m);
     await writeFile(join(dir, 'other.csv'), 'rnb_id;point;status\nX;Y;Z\n');
-    await expect(ingestBuildings(silentContext(join(dir, 'data2')), { rnb: { path: join(dir, 'other.csv') } })).rejects.toThrow(/missing column\(s\) shape, ext_ids, addresses/);
+    await expect(ingestBuildings(silentContext(join(dir, 'data2')), { rnb: { path: join(dir, 'other.csv') } })).rejects.toThrow(/missing columns shape, ext_ids, addresses/);
   });
 });

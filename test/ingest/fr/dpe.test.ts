@@ -60,7 +60,7 @@ describe.skipIf(!existsSync(REAL))('fr.dpe on the real Rhône new-dwellings extr
 
     const header = lines[0]!.replace('"Etiquette_DPE",', '');
     await writeFile(join(dir, "other.csv"), `${header}\n${lines[1]}\n`);
-    await expect(ingestDpe(silentContext(join(dir, 'data2')), { path: join(dir, 'other.csv') })).rejects.toThrow(/missing column\(s\) Etiquette_DPE/);
+    await expect(ingestDpe(silentContext(join(dir, 'data2')), { path: join(dir, 'other.csv') })).rejects.toThrow(/missing columns Etiquette_DPE/);
     expect(existsSync(join(dir, 'data2/fr/diagnoses'))).toBe(false);
   });
 });

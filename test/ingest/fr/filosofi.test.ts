@@ -72,3 +72,65 @@ describe('fr.filosofi', () => {
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 });
+
+const COMMUNES = join(REPO_ROOT, 'datasets/fr/filosofi/FILO2021_DISP_COM.csv');
+const POVERTY = join(REPO_ROOT, 'datasets/fr/filosofi/FILO2021_DISP_PAUVRES_COM.csv');
+
+/** The commune files read directly by DuckDB, every column as text ('s' is secret): the reference. */
+const directCommunes = (file: string, columns: string) => rows<Record<string, string | null>>(
+  `SELECT CODGEO AS code, ${columns} FROM read_csv('${file}', delim = ';', header = true, all_varchar = true) ORDER BY code`);
+const num = (v: string | null) => (v === null || v === 's' ? null : Number(v.replace(',', '.')));
+
+describe('fr.filosofi by commune', () => {
+  it('writes the median of every commune and arrondissement as DuckDB reads FILO2021_DISP_COM, quartiles as range, fiscal households as sample', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-filosofi-com-')), 'data');
+    const [summary] = await ingestFilosofi(silentContext(dataDir), { path: COMMUNES, publishedOn: '2023-11-08' });
+    expect(summary).toMatchObject({ partition: 'fr.filosofi.2021.communes', rejects: 0 });
+    const source = await directCommunes(COMMUNES, 'Q121 AS q1, Q221 AS med, Q321 AS q3, NBMEN21 AS households');
+    const out = await rows<{ code: string; level: string; indicator: string; value: number; range_low: number; range_high: number; sample_size: number; period_start: string; published_on: string }>(
+      `SELECT code, level, indicator, value, range_low, range_high, sample_size, strftime(period_start, '%Y-%m-%d') AS period_start, strftime(published_on, '%Y-%m-%d') AS published_on
+       FROM '${dataDir}/tables/zone_values/country=fr/*.parquet' ORDER BY code`);
+    expect(out.map((r) => ({ code: r.code, med: r.value, q1: r.range_low, q3: r.range_high, households: r.sample_size })))
+      .toEqual(source.map((s) => ({ code: s.code, med: num(s.med), q1: num(s.q1), q3: num(s.q3), households: num(s.households) })));
+    // Municipal arrondissements are zones of their own level; Paris itself a commune.
+    expect(out.find((r) => r.code === '75103')).toMatchObject({ level: 'sublocality_level1', indicator: 'income.median_disposable_per_unit', period_start: '2021-01-01', published_on: '2023-11-08' });
+    expect(out.find((r) => r.code === '75056')?.level).toBe('locality');
+    expect(out.find((r) => r.code === '33001')?.level).toBe('locality');
+  });
+
+  it('writes the poverty rate of FILO2021_DISP_PAUVRES_COM in its own partition, a secret cell (s) as withheld', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-filosofi-pauv-')), 'data');
+    await ingestFilosofi(silentContext(dataDir), { path: COMMUNES });
+    const [summary] = await ingestFilosofi(silentContext(dataDir), { path: POVERTY });
+    expect(summary).toMatchObject({ partition: 'fr.filosofi.2021.communes-poverty', rejects: 0 });
+    const source = await directCommunes(POVERTY, 'TP6021 AS tp');
+    const out = await rows<{ code: string; value: number | null; suppressed: boolean }>(
+      `SELECT code, value, suppressed FROM '${dataDir}/tables/zone_values/country=fr/*.parquet' WHERE indicator = 'income.poverty_rate' ORDER BY code`);
+    expect(out).toEqual(source.map((s) => ({ code: s.code, value: num(s.tp), suppressed: s.tp === 's' })));
+    expect(out.find((r) => r.code === '33447')).toEqual({ code: '33447', value: null, suppressed: true });
+    expect((await readdir(join(dataDir, 'tables', 'zone_values', 'country=fr'))).sort()).toEqual(['fr.filosofi.2021.communes-poverty.parquet', 'fr.filosofi.2021.communes.parquet']);
+  });
+
+  it('reads a decimal comma and the 2019 names, leaves nd/ns/so unwritten and refuses a bad code or number with its line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-filosofi-com-bad-'));
+    const file = join(dir, 'FILO2019_DISP_Pauvres_COM.csv');
+    await writeFile(file, ['CODGEO;TP6019;TP60AGE119', '33001;12,5;s', '33138;nd;nd', '3300;10,0;s', '33393;douze;s', ...Array.from({ length: 300 }, (_, i) => `${String(33400 + i)};10.${i % 10};s`)].join('\r\n') + '\r\n');
+    const dataDir = join(dir, 'data');
+    const [summary] = await ingestFilosofi({ ...silentContext(dataDir), maxRejectShare: 0.05 }, { path: file });
+    expect(summary).toMatchObject({ partition: 'fr.filosofi.2019.communes-poverty', rows: 301, rejects: 2 });
+    const out = await rows<{ code: string; value: number }>(`SELECT code, value FROM '${dataDir}/tables/zone_values/country=fr/*.parquet' WHERE code IN ('33001', '33138') ORDER BY code`);
+    expect(out).toEqual([{ code: '33001', value: 12.5 }]);
+    const rejected = await rows<{ line: number; reason: string }>(`SELECT CAST(line AS INTEGER) AS line, reason FROM read_csv('${summary!.rejectsFile}', delim = ';', header = true) ORDER BY line`);
+    expect(rejected.map((r) => r.line)).toEqual([4, 5]);
+    expect(rejected[0]!.reason).toMatch(/CODGEO: commune code "3300"/);
+    expect(rejected[1]!.reason).toMatch(/TP6019 "douze" is not a number/);
+  });
+
+  it('refuses a commune distribution file without its quartiles, naming them, and publishes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-filosofi-com-layout-'));
+    const file = join(dir, 'FILO2021_DISP_COM.csv');
+    await writeFile(file, 'CODGEO;NBMEN21;Q221\r\n75056;1000;28000\r\n');
+    await expect(ingestFilosofi(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns Q121, Q321; found CODGEO, NBMEN21, Q221/);
+    expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
+  });
+});

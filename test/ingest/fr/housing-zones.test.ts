@@ -62,10 +62,10 @@ describe('fr.housing-zones', () => {
     const bad = join(d, 'bad.csv');
     await writeFile(bad, 'CODGEO;LIBGEO;zone\r\n75056;Paris;A\r\n');
     const fresh = join(d, 'fresh');
-    await expect(ingestAbcZoning(silentContext(fresh), { path: bad })).rejects.toThrow(/missing the columns Zonage ABC/);
-    await expect(ingestTlvZoning(silentContext(fresh), { path: bad })).rejects.toThrow(/missing the columns Zonage TLV/);
+    await expect(ingestAbcZoning(silentContext(fresh), { path: bad })).rejects.toThrow(/missing columns Zonage ABC/);
+    await expect(ingestTlvZoning(silentContext(fresh), { path: bad })).rejects.toThrow(/missing columns Zonage TLV/);
     await writeFile(bad, 'code_insee;nom_commune\r\n75056;Paris\r\n');
-    await expect(ingestRentControl(silentContext(fresh), { path: bad })).rejects.toThrow(/missing the columns perimetre, debut, fin/);
+    await expect(ingestRentControl(silentContext(fresh), { path: bad })).rejects.toThrow(/missing columns perimetre, debut, fin/);
     expect(existsSync(tableDir(fresh, 'fr', 'zone_values'))).toBe(false);
   });
 });

@@ -61,7 +61,7 @@ describe('fr.schools', () => {
     const many = [lines[0], ...Array.from({ length: 150 }, () => lines[1]!).map((l, k) => l.replace('0750901A', `07${String(k).padStart(5, '0')}A`)), lines[1]!.replace('0750901A', 'XYZ')];
     const { summary } = await run(schoolsJob, await tmpFile('annuaire.csv', many.join('\n') + '\n'));
     expect(summary[0]).toMatchObject({ rows: 150, rejects: 1 });
-    await expect(run(schoolsJob, await tmpFile('other.csv', 'uai;nom\n0750901A;Ecole\n'))).rejects.toThrow(/missing the columns Identifiant_de_l_etablissement, Nom_etablissement/);
+    await expect(run(schoolsJob, await tmpFile('other.csv', 'uai;nom\n0750901A;Ecole\n'))).rejects.toThrow(/missing columns Identifiant_de_l_etablissement, Nom_etablissement/);
   });
 });
 

@@ -57,7 +57,7 @@ describe('fr.polluted-sites', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-sites-bad-'));
     const file = join(dir, 'sites.csv');
     await writeFile(file, 'id;lat;lon\r\nA;48.8;2.3\r\n');
-    await expect(ingestPollutedSites(silentContext(join(dir, 'data')), { path: file }, KELRISKS)).rejects.toThrow(/lacks the columns identifiant, latitude, longitude, adresse, result_score; found id, lat, lon/);
+    await expect(ingestPollutedSites(silentContext(join(dir, 'data')), { path: file }, KELRISKS)).rejects.toThrow(/missing columns identifiant, latitude, longitude, adresse, result_score; found id, lat, lon/);
     expect(existsSync(join(dir, 'data', 'tables', 'polluted_sites', 'country=fr'))).toBe(false);
   });
 });

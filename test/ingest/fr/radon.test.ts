@@ -72,7 +72,7 @@ describe('fr.radon', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-radon-bad-'));
     const file = join(dir, 'radon.csv');
     await writeFile(file, 'nom_comm;code_commune;potentiel\r\nABZAC;33001;1\r\n');
-    await expect(ingestRadon(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing the columns insee_com, classe_potentiel; found nom_comm, code_commune, potentiel/);
+    await expect(ingestRadon(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns insee_com, classe_potentiel; found nom_comm, code_commune, potentiel/);
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 

@@ -36,7 +36,7 @@ describe('fr.seismic', () => {
 
     const other = join(dir, 'other.csv');
     await writeFile(other, 'INSEE_COM;ZONE\r\n33001;1\r\n');
-    await expect(ingestSeismic(silentContext(join(dir, 'data2')), { path: other })).rejects.toThrow(/missing the columns code_insee, zone_sismicite; found INSEE_COM, ZONE/);
+    await expect(ingestSeismic(silentContext(join(dir, 'data2')), { path: other })).rejects.toThrow(/missing columns code_insee, zone_sismicite; found INSEE_COM, ZONE/);
     expect(existsSync(join(dir, 'data2', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 });

@@ -29,6 +29,6 @@ describe('fr.stations', () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-stations-')), 'data');
     const bad = join(dataDir, '..', 'gares.csv');
     writeFileSync(bad, 'libelle;lat;lon\nParis;48.8;2.3\n');
-    await expect(stationsJob.run(silentContext(dataDir), ['--input', bad])).rejects.toThrow(/missing the columns Nom, Trigramme, Position géographique/);
+    await expect(stationsJob.run(silentContext(dataDir), ['--input', bad])).rejects.toThrow(/missing columns Nom, Trigramme, Position géographique/);
   });
 });

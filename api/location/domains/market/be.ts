@@ -8,16 +8,17 @@ import { definitionOf } from './fields.ts';
 
 const TABLE = 'zone_values';
 const INDICATOR = 'price.sale_median';
-const SOURCE = 'be.statbel-prices';
+const SOURCES = ['be.statbel-prices', 'be.statbel-prices-sectors'];
 /** REFNIS code of the Flemish Region, the only one whose planning permits the spec serves. */
 const FLANDERS = '02000';
 
 /**
- * Belgium's market over one municipality (the point's, or a zone route's own zone): Statbel's
- * median sale price of the year per type. A zone of another level publishes none (not_applicable):
- * a zone never receives its municipality's value.
+ * Belgium's market over the point's statistical sector and municipality, finest first (or a zone
+ * route's own zone): Statbel's median sale price of the year per type, at the finest zone with a
+ * reliable value. A zone of another level publishes none (not_applicable): a zone never receives
+ * a wider zone's value.
  */
-async function beMarketOver(deps: LocationRouteDeps, municipality: Zone | null, region: string | null | 'zone', locale: Locale, otherLevel: boolean): Promise<Resolved> {
+async function beMarketOver(deps: LocationRouteDeps, zones: Zone[], region: string | null | 'zone', locale: Locale, otherLevel: boolean): Promise<Resolved> {
   const missing: Missing = {};
   const warnings: Warning[] = [];
   const value: BeMarket = { status: 'ok', sale_price_median: null, permits_nearby: null, missing };
@@ -28,30 +29,36 @@ async function beMarketOver(deps: LocationRouteDeps, municipality: Zone | null, 
     value.status = 'partial';
   } else missing.permits_nearby = region === 'zone' ? 'not_applicable' : 'not_covered';
   const manifest = await deps.manifests.get('be');
-  const ingested = manifest.partitions.some((p) => p.table === TABLE && p.sources.some((s) => s.id === SOURCE));
+  const ingested = manifest.partitions.some((p) => p.table === TABLE && p.sources.some((s) => SOURCES.includes(s.id)));
   if (!ingested || !deps.warehouse.has('be', TABLE)) {
     missing.sale_price_median = 'unavailable';
     warnings.push({ domain: 'market', code: 'data_unavailable', message: "sale_price_median is null: Statbel's real-estate sales (be.statbel-prices) are not ingested on this service yet" });
     return { value: { ...value, status: 'unavailable' }, warnings };
   }
-  if (!municipality) {
+  if (zones.length === 0) {
     missing.sale_price_median = otherLevel ? 'not_applicable' : 'not_found';
     return { value, warnings };
   }
-  const rows = await valuesOfZones(deps.warehouse, 'be', TABLE, [municipality], [INDICATOR]);
+  const rows = await valuesOfZones(deps.warehouse, 'be', TABLE, zones, [INDICATOR]);
   const now = deps.clock.now();
   const measure = (type: 'apartment' | 'house') => {
-    const served = finestValue(rows, [municipality], INDICATOR, type);
+    const served = finestValue(rows, zones, INDICATOR, type);
     if (!served.value) { missing[`sale_price_median.${type}`] = served.reason; return null; }
-    return measureOf(served.value, municipality, definitionOf('market.sale_price_median', locale), updatedOnOf(served.value, manifest, TABLE, now), now);
+    const zone = zones.find((z) => z.level === served.value.level && z.code === served.value.code)!;
+    return measureOf(served.value, zone, definitionOf('market.sale_price_median', locale), updatedOnOf(served.value, manifest, TABLE, now), now);
   };
   value.sale_price_median = { apartment: measure('apartment'), house: measure('house') };
   return { value, warnings };
 }
 
-export const beMarketResolver: Resolver = (deps, ctx) =>
-  beMarketOver(deps, ctx.location.zones.locality, ctx.location.zones.administrative_area_level1?.code ?? null, ctx.locale, false);
+/** Levels Statbel publishes prices for, finest first: the statistical sector, the municipality. */
+const PRICE_LEVELS = ['sublocality_level2', 'locality'] as const;
 
-/** A zone route: the municipality's own figures, a zone of another level none; permits around a point mean nothing for a zone. */
-export const beZoneMarketResolver: ZoneResolver = (deps, ctx) =>
-  beMarketOver(deps, ctx.zone.level === 'locality' ? ctx.zone : null, 'zone', ctx.locale, ctx.zone.level !== 'locality');
+export const beMarketResolver: Resolver = (deps, ctx) =>
+  beMarketOver(deps, PRICE_LEVELS.map((l) => ctx.location.zones[l]).filter((z): z is Zone => z !== null), ctx.location.zones.administrative_area_level1?.code ?? null, ctx.locale, false);
+
+/** A zone route: a sector's or a municipality's own figures, a zone of another level none; permits around a point mean nothing for a zone. */
+export const beZoneMarketResolver: ZoneResolver = (deps, ctx) => {
+  const priced = (PRICE_LEVELS as readonly string[]).includes(ctx.zone.level);
+  return beMarketOver(deps, priced ? [ctx.zone] : [], 'zone', ctx.locale, !priced);
+};

@@ -9,9 +9,10 @@ import { definitionOf } from './fields.ts';
 
 const TABLE = 'zone_values';
 const ROOMS = ['studio', 'one_bedroom', 'two_bedrooms', 'three_bedrooms_plus'] as const;
-/** Fields whose sources (MAMH's average values and tax rates, registered sales, permits) are not ingested yet. */
-const PENDING = ['registered_sales', 'assessed_values.average_single_family', 'assessed_values.average_per_dwelling', 'gross_yield', 'property_tax.rates.residential', 'property_tax.estimate', 'permits_nearby'] as const;
+/** Fields whose sources (MAMH's average values, registered sales, permits) are not ingested yet; the estimate needs the property's assessed value. */
+const PENDING = ['registered_sales', 'assessed_values.average_single_family', 'assessed_values.average_per_dwelling', 'gross_yield', 'property_tax.estimate', 'permits_nearby'] as const;
 const FACTOR = 'assessment.market_factor';
+const TAX_RATE = 'tax.residential_rate';
 
 /**
  * Quebec's market over the given zones (the point's rental-survey neighbourhood; a zone route's
@@ -20,7 +21,7 @@ const FACTOR = 'assessment.market_factor';
  */
 async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Locale, outsideSurvey: 'not_covered' | 'not_applicable'): Promise<Resolved> {
   const missing: Missing = Object.fromEntries(PENDING.map((f) => [f, 'unavailable']));
-  const warnings: Warning[] = [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: MAMH's average assessed values and tax rates, registered sales and permits are not ingested yet` }];
+  const warnings: Warning[] = [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: MAMH's average assessed values, registered sales and permits are not ingested yet` }];
   const value: CaMarket = {
     status: 'partial', registered_sales: null, assessed_values: null, average_rent: null, gross_yield: null,
     property_tax: { rates: { residential: null }, estimate: null }, rental_vacancy: null, permits_nearby: null, missing,
@@ -28,22 +29,28 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
   const surveyZones = zones.filter((z) => z.level === 'rental_survey_area');
   const municipality = zones.find((z) => z.level === 'locality') ?? null;
   if (!deps.warehouse.has('ca', TABLE)) {
-    missing.average_rent = 'unavailable'; missing.rental_vacancy = 'unavailable'; missing['assessed_values.market_factor'] = 'unavailable';
+    missing.average_rent = 'unavailable'; missing.rental_vacancy = 'unavailable'; missing['assessed_values.market_factor'] = 'unavailable'; missing['property_tax.rates.residential'] = 'unavailable';
     warnings.push({ domain: 'market', code: 'data_unavailable', message: "CMHC's Rental Market Survey (ca.cmhc) is not ingested on this service yet" });
     return { value: { ...value, status: 'unavailable' }, warnings };
   }
   const manifest = await deps.manifests.get('ca');
   const now = deps.clock.now();
-  // The roll's comparative factor of the municipality (MAMH, ca.assessment); the averages wait for their files.
-  const factorRows = municipality ? await valuesOfZones(deps.warehouse, 'ca', TABLE, [municipality], [FACTOR]) : [];
-  const factor = municipality ? finestValue(factorRows, [municipality], FACTOR) : null;
-  const assessmentIngested = manifest.partitions.some((p) => p.table === TABLE && p.sources.some((x) => x.id === 'ca.assessment'));
+  // The roll's comparative factor and the residential tax rate of the municipality (MAMH, ca.assessment); the averages wait for their files.
+  const municipalRows = municipality ? await valuesOfZones(deps.warehouse, 'ca', TABLE, [municipality], [FACTOR, TAX_RATE]) : [];
+  const factor = municipality ? finestValue(municipalRows, [municipality], FACTOR) : null;
+  const rate = municipality ? finestValue(municipalRows, [municipality], TAX_RATE) : null;
+  const ingested = (source: string) => manifest.partitions.some((p) => p.table === TABLE && p.sources.some((x) => x.id === source));
+  const assessmentIngested = ingested('ca.assessment');
   value.assessed_values = {
     average_single_family: null, average_per_dwelling: null,
     market_factor: factor?.value ? measureOf(factor.value, municipality!, definitionOf('market.assessed_values', locale), updatedOnOf(factor.value, manifest, TABLE, now), now) : null,
   };
   if (!value.assessed_values.market_factor) {
     missing['assessed_values.market_factor'] = !assessmentIngested ? 'unavailable' : !municipality ? outsideSurvey : factor!.reason!;
+  }
+  value.property_tax.rates.residential = rate?.value ? measureOf(rate.value, municipality!, definitionOf('market.property_tax', locale), updatedOnOf(rate.value, manifest, TABLE, now), now) : null;
+  if (!value.property_tax.rates.residential) {
+    missing['property_tax.rates.residential'] = !ingested('ca.tax-rates') ? 'unavailable' : !municipality ? outsideSurvey : rate!.reason!;
   }
   if (surveyZones.length === 0) {
     missing.average_rent = outsideSurvey; missing.rental_vacancy = outsideSurvey;

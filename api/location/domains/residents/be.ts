@@ -3,7 +3,7 @@ import { residentsResolvers } from './resolve.ts';
 /**
  * Belgium (spec 2.11): the median taxable income per return is published by statistical sector
  * (to come); the mean per return by municipality comes from Statbel's fiscal statistics; housing
- * from the census (to come).
+ * from Statbel's building stock by municipality (job be.census).
  */
 export const beResidents = residentsResolvers({
   country: 'be',
@@ -11,7 +11,7 @@ export const beResidents = residentsResolvers({
   fields: [
     { path: 'income.taxable_median', pending: "Statbel's fiscal income by statistical sector" },
     { path: 'income.taxable_mean_per_return', indicator: 'income.taxable_mean_per_return' },
-    { path: 'housing.dwellings', pending: 'the census (be.census)' },
-    { path: 'housing.houses_share', pending: 'the census (be.census)' },
+    { path: 'housing.dwellings', indicator: 'housing.dwellings' },
+    { path: 'housing.houses_share', indicator: 'housing.houses_share' },
   ],
 });

@@ -8,8 +8,8 @@ const CENSUS_NOTE = {
   en: 'Published by IRIS (and for communes not divided into IRIS) and served at the IRIS only; period: 1 January of the census year (the middle of its five collection years); reliability low when the count (or a share’s denominator) is under 200, below which INSEE advises against use where the census is a sample, else high.',
 };
 const ZONES_FR = {
-  fr: 'Servie à la zone la plus fine du point dont la valeur est fiable (IRIS, puis arrondissement, commune, département, région); la fiabilité vient de la note de précaution d’usage de l’INSEE (0: high, 1: medium).',
-  en: 'Served at the finest zone of the point with a reliable value (IRIS, then arrondissement, commune, department, region); reliability comes from INSEE’s caution note (0: high, 1: medium).',
+  fr: 'Publiée à l’IRIS et à la commune (et à l’arrondissement municipal); servie à la zone la plus fine du point dont la valeur est fiable (IRIS, puis arrondissement, commune, département, région). À l’IRIS la fiabilité vient de la note de précaution d’usage de l’INSEE (0: high, 1: medium); à la commune, exhaustive, elle est high et sample_size est le nombre de ménages fiscaux.',
+  en: 'Published by IRIS and by commune (and municipal arrondissement); served at the finest zone of the point with a reliable value (IRIS, then arrondissement, commune, department, region). At the IRIS reliability comes from INSEE’s caution note (0: high, 1: medium); at the commune, exhaustive, it is high and sample_size is the number of fiscal households.',
 };
 
 /** Fields of the residents domain in France (spec 2.11; issue 14) and what backs them. */
@@ -31,15 +31,20 @@ export const RESIDENTS_FIELDS: FieldDef[] = [
 ];
 
 const STATBEL = ['be.statbel-income'];
+const BUILDING_STOCK = ['be.building-stock'];
+const BUILDING_STOCK_NOTE = {
+  fr: 'Servi à la commune seulement; fiabilité high (registre exhaustif); pas de valeur quand un type de bâtiment manque à la commune.',
+  en: 'Served at the municipality only; reliability high (an exhaustive register); no value when a building type is missing for the municipality.',
+};
 RESIDENTS_FIELDS.push(
   { id: 'residents.income.taxable_median', domain: 'residents', label: { fr: 'Revenu imposable médian par déclaration', en: 'Median taxable income per return' }, unit: 'EUR/year', sources: [], table: 'zone_values', countries: ['be'],
     definition: { fr: 'Revenu net imposable médian par déclaration, au secteur statistique (Statbel): source non encore intégrée.', en: 'Median net taxable income per tax return, at statistical sector (Statbel): source not ingested yet.' } },
   { id: 'residents.income.taxable_mean_per_return', domain: 'residents', label: { fr: 'Revenu imposable moyen par déclaration', en: 'Mean taxable income per return' }, unit: 'EUR/year', sources: STATBEL, table: 'zone_values', countries: ['be'],
     definition: { fr: "Revenu total net imposable de la commune divisé par le nombre de déclarations (avec et sans revenu), pour l'année de revenus (Statbel, statistiques fiscales). Une moyenne, pas la médiane: une autre mesure. sample_size: nombre de déclarations; fiabilité high (toutes les déclarations sont comptées). Servie à la commune.", en: 'Total net taxable income of the municipality divided by the number of tax returns (with and without income), for the income year (Statbel, fiscal statistics). A mean, not the median: another measure. sample_size: number of returns; reliability high (every return is counted). Served at the municipality.' } },
-  { id: 'residents.housing.dwellings', domain: 'residents', label: { fr: 'Logements', en: 'Dwellings' }, unit: 'count', sources: [], table: 'zone_values', countries: ['be'],
-    definition: { fr: 'Nombre de logements (recensement, Statbel): source non encore intégrée.', en: 'Number of dwellings (census, Statbel): source not ingested yet.' } },
-  { id: 'residents.housing.houses_share', domain: 'residents', label: { fr: 'Part des maisons', en: 'Share of houses' }, unit: '%', sources: [], table: 'zone_values', countries: ['be'],
-    definition: { fr: 'Part des maisons parmi les logements (recensement, Statbel): source non encore intégrée.', en: 'Share of houses among dwellings (census, Statbel): source not ingested yet.' } },
+  { id: 'residents.housing.dwellings', domain: 'residents', label: { fr: 'Logements', en: 'Dwellings' }, unit: 'count', sources: BUILDING_STOCK, table: 'zone_values', countries: ['be'],
+    definition: { fr: `Nombre de logements (T8) de la commune, tous types de bâtiments, au 1er janvier de l’année (parc des bâtiments de Statbel, d’après le cadastre). ${BUILDING_STOCK_NOTE.fr}`, en: `Number of dwellings (T8) of the municipality, every building type, on 1 January of the year (Statbel’s building stock, from the cadastre). ${BUILDING_STOCK_NOTE.en}` } },
+  { id: 'residents.housing.houses_share', domain: 'residents', label: { fr: 'Part des maisons', en: 'Share of houses' }, unit: '%', sources: BUILDING_STOCK, table: 'zone_values', countries: ['be'],
+    definition: { fr: `Logements situés dans des maisons (types fermé, demi-fermé, ouvert, fermes et châteaux: R1-R3) parmi tous les logements de la commune, en %, une décimale (parc des bâtiments de Statbel); sample_size: nombre de logements. ${BUILDING_STOCK_NOTE.fr}`, en: `Dwellings in houses (closed, semi-detached, detached, farms and castles: R1-R3) among all dwellings of the municipality, in %, one decimal (Statbel’s building stock); sample_size: number of dwellings. ${BUILDING_STOCK_NOTE.en}` } },
 );
 
 RESIDENTS_FIELDS.push(

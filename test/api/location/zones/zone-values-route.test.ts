@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { duckRows } from '../../../helpers/duckdb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZoneResponse } from '../../../../api/location/zones/routes.ts';
+import { REPO_ROOT } from '../../../../ingest/jobs.ts';
 import { ErrorBody } from '../../../../schemas/error.ts';
 import { FrZoneMarket } from '../../../../schemas/market.ts';
 import { FrResidents } from '../../../../schemas/residents.ts';
@@ -41,10 +43,24 @@ describe('zone routes with the zone values of market and residents', () => {
     expect(residents.income.poverty_rate).toBeNull();
     expect(residents.missing['income.poverty_rate']).toBe('suppressed');
     expect(residents.income.median_disposable_per_unit?.zone).toMatchObject({ level: 'sublocality_level2', code: '751031202' });
-    // Paris itself: INSEE's IRIS file publishes nothing for the commune, so nothing is served for it.
-    const paris = FrResidents.parse(ZoneResponse.parse((await get('/api/v1/fr/zones/locality/75056?include=residents')).json()).data.residents);
-    expect(paris.income.median_disposable_per_unit).toBeNull();
-    expect(paris.missing['income.median_disposable_per_unit']).toBe('not_found');
+  });
+
+  it("serves a commune and an arrondissement their own figures of Filosofi's commune files, as DuckDB reads them", async () => {
+    const file = join(REPO_ROOT, 'datasets/fr/filosofi/FILO2021_DISP_COM.csv');
+    const poverty = join(REPO_ROOT, 'datasets/fr/filosofi/FILO2021_DISP_PAUVRES_COM.csv');
+    for (const [level, code] of [['locality', '75056'], ['sublocality_level1', '75103'], ['locality', '33001']] as const) {
+      const [s] = await query<{ med: string; q1: string; q3: string; n: string; tp: string }>(
+        `SELECT d.Q221 AS med, d.Q121 AS q1, d.Q321 AS q3, d.NBMEN21 AS n, p.TP6021 AS tp FROM read_csv('${file}', delim = ';', header = true, all_varchar = true) d
+         JOIN read_csv('${poverty}', delim = ';', header = true, all_varchar = true) p USING (CODGEO) WHERE CODGEO = '${code}'`);
+      const res = FrResidents.parse(ZoneResponse.parse((await get(`/api/v1/fr/zones/${level}/${code}?include=residents`)).json()).data.residents);
+      expect(res.income.median_disposable_per_unit).toMatchObject({
+        value: Number(s!.med), unit: 'EUR/year', zone: { level, code }, range: { low: Number(s!.q1), high: Number(s!.q3) }, sample_size: Number(s!.n),
+        period: { start: '2021-01-01', end: '2021-12-31' }, reliability: 'high',
+      });
+      expect(res.income.poverty_rate).toMatchObject({ value: Number(s!.tp), unit: '%', zone: { level, code } });
+      // The census is published by IRIS only: a commune's route serves none of its IRIS' figures.
+      expect(res.housing.dwellings).toBeNull();
+    }
   });
 
   it('answers a bad include with invalid_parameter, and omits a domain outside the key with a warning', async () => {

@@ -13,6 +13,8 @@ import { samplesDataDir } from '../../../../helpers/samples.ts';
 let t: TestApp;
 let dataDir: string;
 const SOURCE = join(REPO_ROOT, 'datasets/fr/filosofi/BASE_TD_FILO_DISP_IRIS_2018.csv');
+const COMMUNES = join(REPO_ROOT, 'datasets/fr/filosofi/FILO2021_DISP_COM.csv');
+const POVERTY = join(REPO_ROOT, 'datasets/fr/filosofi/FILO2021_DISP_PAUVRES_COM.csv');
 const HOUSING = join(REPO_ROOT, 'datasets/fr/census/base-ic-logement-2019.csv');
 const HOUSEHOLDS = join(REPO_ROOT, 'datasets/fr/census/base-ic-couples-familles-menages-2019.csv');
 
@@ -23,6 +25,8 @@ beforeAll(async () => {
   t = await buildTestApp(dataDir);
 }, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
+
+const povertyOf = async (code: string) => (await query<{ tp: string }>(`SELECT TP6021 AS tp FROM read_csv('${POVERTY}', delim = ';', header = true, all_varchar = true) WHERE CODGEO = '${code}'`))[0]!.tp;
 
 async function residentsIn(iris: string) {
   const [z] = await query<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/tables/zones/country=fr/*.parquet' WHERE level = 'sublocality_level2' AND code = '${iris}'`);
@@ -45,14 +49,24 @@ describe('residents in France on the samples', () => {
       expect(med).toMatchObject({ value: Number(s.med), unit: 'EUR/year', zone: { level: 'sublocality_level2', code: s.code }, range: { low: Number(s.q1), high: Number(s.q3) }, period: { start: '2018-01-01', end: '2018-12-31' } });
       expect(med.reliability).toBe(s.note === '0' ? 'high' : 'medium');
       if (s.tp === null || s.tp === '') {
-        // Withheld by INSEE: never served, never taken from a wider zone that publishes nothing.
-        expect(residents.income.poverty_rate).toBeNull();
-        expect(residents.missing['income.poverty_rate']).toBe('suppressed');
+        // Withheld at the IRIS by INSEE: the finest zone publishing one serves it, here the arrondissement (commune file).
+        expect(residents.income.poverty_rate).toMatchObject({ value: Number(await povertyOf('75103')), unit: '%', zone: { level: 'sublocality_level1', code: '75103' }, period: { start: '2021-01-01' } });
       } else {
         expect(residents.income.poverty_rate).toMatchObject({ value: Number(s.tp), unit: '%' });
       }
       expect(residents.status).toBe('ok');
     }
+  });
+
+  it("serves a point of a commune without IRIS figures the commune's own, from Filosofi's commune file as DuckDB reads it", async () => {
+    const [s] = await query<{ med: string; n: string }>(`SELECT Q221 AS med, NBMEN21 AS n FROM read_csv('${COMMUNES}', delim = ';', header = true, all_varchar = true) WHERE CODGEO = '33138'`);
+    const [z] = await query<{ geometry: string }>(`SELECT geometry FROM '${dataDir}/tables/zones/country=fr/*.parquet' WHERE level = 'locality' AND code = '33138'`);
+    const [lng, lat] = centroid(JSON.parse(z!.geometry)).geometry.coordinates as [number, number];
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=residents&locale=en`, headers: { authorization: `Bearer ${t.key}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const residents = FrResidents.parse(ReportResponse.parse(res.json()).data.residents);
+    expect(residents.income.median_disposable_per_unit).toMatchObject({ value: Number(s!.med), sample_size: Number(s!.n), zone: { level: 'locality', code: '33138' }, period: { start: '2021-01-01', end: '2021-12-31' } });
+    expect(residents.income.poverty_rate).toMatchObject({ value: Number(await povertyOf('33138')), zone: { level: 'locality', code: '33138' } });
   });
 
   it('serves every IRIS its census figures, as DuckDB computes them on the published files', async () => {
