@@ -1,3 +1,6 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createProgress } from '../core/progress.ts';
 import { OSM_SOURCES } from '../../datasets/osm/source.ts';
 import type { Country } from '../../schemas/common.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -64,7 +67,10 @@ export async function ingestMotorwayJunctions(ctx: JobContext, country: Country,
   const source = OSM_SOURCES[country];
   const partition = motorwayJunctionsPartition(country);
   const nodes: OsmNode[] = [];
-  for await (const n of readTaggedNodes(input.path, { key: 'highway', value: 'motorway_junction' })) nodes.push(n);
+  // The reader stops at the first block of ways of a sorted file: done says the rest was not needed.
+  const progress = createProgress(`osm-motorway-junctions ${basename(input.path)}`, (await stat(input.path)).size, ctx.progressOut);
+  for await (const n of readTaggedNodes(input.path, { key: 'highway', value: 'motorway_junction', onBytes: (at) => progress.tick(nodes.length, at) })) nodes.push(n);
+  progress.done();
   const rejects = new Rejects(ctx.dataDir, country, 'places', partition, ctx.maxRejectShare);
   await rejects.init();
   const writer = await PointsWriter.open(ctx.dataDir, country, 'places', partition, source.id);

@@ -53,6 +53,6 @@ describe('be.schools (Fédération Wallonie-Bruxelles, signaletique-fase)', () =
     await writeFile(join(dir, 'f.csv'), [head, ...ok, '9999;Swapped;Primaire ordinaire;"4.35, 50.84"'].join('\n') + '\n');
     expect((await run(join(dir, 'f.csv'))).summary[0]).toMatchObject({ rows: 120, rejects: 1 });
     await writeFile(join(dir, 'other.csv'), 'id;nom\n1;x\n');
-    await expect(run(join(dir, 'other.csv'))).rejects.toThrow(/signaletique-fase export \(field names\): missing the columns ndeg_fase_de_l_implantation, nom_de_l_etablissement, type_d_enseignement, geolocalisation/);
+    await expect(run(join(dir, 'other.csv'))).rejects.toThrow(/signaletique-fase export \(field names\) \(other.csv\): missing columns ndeg_fase_de_l_implantation, nom_de_l_etablissement, type_d_enseignement, geolocalisation/);
   });
 });

@@ -66,6 +66,6 @@ describe('airports (OurAirports)', () => {
     expect(rows.find((r) => r.id === 'be.airports.2200')).toMatchObject({ name: 'Brussels Airport, "Zaventem"', latitude: 50.9014 });
     expect(JSON.parse(rows.find((r) => r.id === 'be.airports.2200')!.attributes)).toMatchObject({ iata: 'BRU', icao: null, ident: 'EBBR' });
     writeFileSync(join(dir, 'other.csv'), 'id,name,lat,lon\n1,x,50,4\n');
-    await expect(run('be', join(dir, 'other.csv'))).rejects.toThrow(/not OurAirports' airports.csv: missing the columns ident, type, latitude_deg, longitude_deg, iso_country, scheduled_service/);
+    await expect(run('be', join(dir, 'other.csv'))).rejects.toThrow(/not OurAirports' airports.csv \(other.csv\): missing columns ident, type, latitude_deg, longitude_deg, iso_country, scheduled_service; found id, name, lat, lon/);
   });
 });
