@@ -11,6 +11,7 @@ const DEFS: Def[] = [
   ['building.footprint_m2', ['Emprise au sol', "Surface de l'emprise du RNB"], ['Footprint', 'Area of the RNB footprint'], 'm2', ['fr.rnb'], 'buildings'],
   ['building.materials', ['Matériaux', 'Murs et toiture (fichiers fonciers, BDNB)'], ['Materials', 'Walls and roof (fichiers fonciers, BDNB)'], null, ['fr.bdnb'], 'buildings'],
   ['building.energy_diagnoses', ['Diagnostics énergétiques', "DPE v2 publiés aux adresses du bâtiment (ADEME), hors DPE remplacés"], ['Energy diagnoses', 'DPE v2 published at the addresses of the building (ADEME), replaced ones excluded'], null, ['fr.dpe'], 'diagnoses'],
+  ['building.copro', ['Copropriété', "Fiche du registre national d'immatriculation des copropriétés (ANAH) rattachée au bâtiment: sûre par la parcelle ou un DPE qui la nomme, probable par l'adresse ou le point"], ['Co-ownership', "Entry of the national co-ownership registry (ANAH) attached to the building: sure through its parcel or a diagnosis naming it, probable through its address or point"], null, ['fr.rnic'], 'copro'],
   ['building.sales', ['Ventes du bâtiment', 'Mutations DVF depuis 2014 sur les parcelles du bâtiment (rattachement par parcelle)'], ['Sales of the building', 'DVF mutations since 2014 on the parcels of the building (attached through the parcel)'], null, ['fr.dvf', 'fr.dvf-dgfip', 'fr.bdnb'], 'sales'],
 ];
 

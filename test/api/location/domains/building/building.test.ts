@@ -7,6 +7,7 @@ import { ingestBuildings } from '../../../../../ingest/fr/buildings.ts';
 import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { BuildingResponse } from '../../../../../api/location/domains/building/routes.ts';
 import { ErrorBody } from '../../../../../schemas/error.ts';
+import type { FrBuilding } from '../../../../../schemas/building.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -44,13 +45,33 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     expect(b.energy_diagnoses.length).toBeGreaterThan(0);
     expect(b.sales.length).toBeGreaterThan(0);
     expect(b.sales_attachment).toBe('parcel');
-    expect(body.meta.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^copro: not ingested yet/));
+    expect(body.meta.warnings.map((w) => w.message)).not.toContainEqual(expect.stringMatching(/^copro:/));
+    expect(b.copro === null ? b.missing.copro : b.copro.registration_number).toBeTruthy();
     // The location names it, and the by-id route serves the same building.
     const loc = await get(`/api/v1/fr/location?lat=${c[13]}&lng=${c[12]}`);
     expect(loc.json().data.location.building_id).toBe(b.id);
     const byId = await get(`/api/v1/fr/buildings/${b.id}`);
     expect(byId.statusCode).toBe(200);
     expect(byId.json().data.building).toEqual(b);
+  });
+
+  it('serves the co-ownership registry entry of the building, sure by its parcel or probable by its address, with the label in the locale', async () => {
+    const at = async (lat: number, lng: number, locale = 'fr') => BuildingResponse.parse((await get(`/api/v1/fr/building?lat=${lat}&lng=${lng}&locale=${locale}`)).json()).data.building as Extract<FrBuilding, { id: string }>;
+    // 31 bis boulevard Beaumarchais: the registry names its parcel (Paris prefix form 75056103VS0035).
+    const sure = await at(48.855747, 2.368269);
+    expect(sure.copro).toEqual({
+      name: 'RESIDENCE BEAUMARCHAIS 31', registration_number: 'AA1234567', registered_on: '2017-03-14', regulation_on: '1956-04-12', construction_period: 'before_1949',
+      lots: { total: 24, dwellings: 9, parking: 0 },
+      manager: { type: 'professional', name: 'SYNDIC EXEMPLE PARIS', siret: '12345678900011', mandate_active: true, mandate_ends_on: '2026-06-30' },
+      attachment: { level: 'sure', reason: 'parcel_in_registry', label: 'Le registre des copropriétés désigne la parcelle du bâtiment' },
+    });
+    expect(sure.missing.copro).toBeUndefined();
+    // 71 boulevard Beaumarchais: no parcel in the registry, its reference address is the building's; a volunteer manager is not named.
+    const probable = await at(48.857993, 2.367731, 'en');
+    expect(probable.copro).toMatchObject({ registration_number: 'AB2345678', manager: { type: 'volunteer', name: null, siret: null }, attachment: { level: 'probable', reason: 'address_matches', label: 'The reference address of the registry is an address of the building' } });
+    // A building the registry does not name: null with reason not_found.
+    const none = await at(48.859142, 2.367443);
+    expect([none.copro, none.missing.copro]).toEqual([null, 'not_found']);
   });
 
   it('answers insufficient_precision at street precision, never the wrong building', async () => {
