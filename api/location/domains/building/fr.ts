@@ -84,7 +84,8 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
   // The property each sale and diagnosis is attached to (fr.properties), when it is.
   const refs = [...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)];
   const owner = new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
-    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
+    // A deed split into several properties (one per dwelling: part) names none of them as a whole.
+    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref HAVING count(DISTINCT property_id) = 1`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
     : []);
   const fromDiagnoses = (k: 'construction_year' | 'building_levels' | 'building_dwellings') => diagnoses.filter((d) => d[k] !== null).map((d) => ({ value: d[k]!, date: d.date }));
   const building: FrBuilding = {

@@ -147,6 +147,20 @@ describe('the property domain: /report property, /properties/{id}', () => {
     expect(report.json().data.location.property_ids).toContain(p.id);
   });
 
+  it('serves a flat of a deed of several dwellings: its own lot, surface and Carrez surface, the deed price flagged and not taken as its own', async () => {
+    const [u] = await duckRows<{ property_id: string }>(`SELECT property_id FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') WHERE ref = '2022-402072' AND part = '75111000JM0180:5'`);
+    const body = (await get(`/api/v1/fr/properties/${u!.property_id}`)).json().data.property;
+    expect(body.lot).toBe('5');
+    expect(body.carrez_area_m2).toMatchObject({ value: 59.17, unit: 'm2', document: { type: 'sale', date: '2022-06-14' } });
+    const sale = body.events.find((e: { type: string }) => e.type === 'sale');
+    expect(sale.sale).toMatchObject({ price: { value: 2_150_000, unit: 'EUR' }, price_per_m2: null, surface: 61, deed_dwellings: 3 });
+    expect(body.last_sale).toMatchObject({ date: '2022-06-14', price: null, price_per_m2: null });
+    expect(body.value_today).toBeNull();
+    // A flat sold alone: the Carrez surface of its lot, from its deed.
+    const [flat] = await duckRows<{ id: string; carrez: number }>(`SELECT id, carrez_area_m2 AS carrez FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') WHERE carrez_area_m2 IS NOT NULL AND lot NOT IN ('3', '5', '7') ORDER BY id LIMIT 1`);
+    expect((await get(`/api/v1/fr/properties/${flat!.id}`)).json().data.property.carrez_area_m2.value).toBe(flat!.carrez);
+  });
+
   it('answers 400 malformed, 404 property_not_found, and 301 when a new DPE version shows two properties to be one', async () => {
     expect((await get('/api/v1/fr/properties/prp_x')).statusCode).toBe(400);
     const unknown = await get(`/api/v1/fr/properties/prp_${'0'.repeat(20)}`);
