@@ -6,6 +6,7 @@ import { BuildingAttributes } from '../../../../schemas/tables/buildings.ts';
 import { COPRO_ATTACHMENTS, type CoproAttachment } from '../../../../schemas/tables/copro.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
+import { buildingIndexOf, type BuildingDiagnosisRow, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
 import type { Resolved, Resolver } from '../types.ts';
 
 /** Characteristics of spec 2.7 whose sources are not ingested yet: null with reason unavailable. */
@@ -16,8 +17,8 @@ const PENDING: Record<string, string> = {
   median_price_per_m2_24m: 'building-level market indicators', vs_sublocality_level2: 'building-level market indicators', risks: 'hazards at the building',
 };
 
-type DiagnosisRow = { number: string; date: string; energy_class: string | null; energy_per_m2: number | null; surface: number | null; floor: number | null; construction_year: number | null; building_levels: number | null; building_dwellings: number | null };
-type SaleRow = { id: string; date: string; lots: string | null; property_type: 'apartment' | 'house' | 'other'; rooms: number | null; surface: number | null; price: number | null; price_per_m2: number | null };
+type DiagnosisRow = BuildingDiagnosisRow;
+type SaleRow = BuildingSaleRow;
 
 type CoproDbRow = { registration_number: string; attachment: 'sure' | 'probable'; attachment_reason: CoproAttachment; name: string | null; registered_on: string | null; regulation_on: string | null;
   construction_period: string | null; lots_total: number | null; lots_dwellings: number | null; lots_parking: number | null; manager_type: string | null; manager_name: string | null;
@@ -65,17 +66,20 @@ export async function buildingRecord(warehouse: Warehouse, id: string): Promise<
   return rows[0] ? BuildingAttributes.parse(JSON.parse(rows[0].attributes)) : null;
 }
 
-/** data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its sales (by parcel). */
-export async function describeBuilding(warehouse: Warehouse, id: string, a: BuildingAttributes, locale: Locale): Promise<Resolved> {
+/**
+ * data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its
+ * sales (by parcel): from the in-memory building index once built, else by SQL (same answers).
+ */
+export async function describeBuilding(warehouse: Warehouse, id: string, a: BuildingAttributes, locale: Locale, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<Resolved> {
   const missing: Missing = {};
   const warnings: Warning[] = [];
   const list = (xs: string[]) => xs.join('|');
-  const diagnoses = a.address_ids.length > 0 && warehouse.has('fr', 'diagnoses')
+  const diagnoses = index ? index.diagnoses(a.address_ids) : a.address_ids.length > 0 && warehouse.has('fr', 'diagnoses')
     ? await warehouse.query<DiagnosisRow>(
       `SELECT number, strftime(date, '%Y-%m-%d') AS date, energy_class, energy_per_m2, surface, floor, construction_year, building_levels, building_dwellings
        FROM fr_diagnoses WHERE NOT superseded AND list_contains(string_split($1, '|'), ban_id) ORDER BY date DESC, number`, [list(a.address_ids)])
     : [];
-  const sales = a.parcels.length > 0 && warehouse.has('fr', 'sales')
+  const sales = index ? index.sales(a.parcels) : a.parcels.length > 0 && warehouse.has('fr', 'sales')
     ? await warehouse.query<SaleRow>(
       `SELECT id, strftime(date, '%Y-%m-%d') AS date, array_to_string(lots, '|') AS lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
        WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(parcels, string_split($1, '|')) AND date >= DATE '2014-01-01'
@@ -83,7 +87,7 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     : [];
   // The property each sale and diagnosis is attached to (fr.properties), when it is.
   const refs = [...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)];
-  const owner = new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
+  const owner = index ? new Map(refs.flatMap((r) => { const o = index.owner(r); return o === undefined ? [] : [[r, o] as [string, string]]; })) : new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
     // A deed split into several properties (one per dwelling: part) names none of them as a whole.
     ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref HAVING count(DISTINCT property_id) = 1`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
     : []);

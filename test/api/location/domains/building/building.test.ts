@@ -8,6 +8,8 @@ import { REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { BuildingResponse } from '../../../../../api/location/domains/building/routes.ts';
 import { ErrorBody } from '../../../../../schemas/error.ts';
 import type { FrBuilding } from '../../../../../schemas/building.ts';
+import { buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
+import { buildingRecord, describeBuilding } from '../../../../../api/location/domains/building/fr.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -53,6 +55,22 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     const byId = await get(`/api/v1/fr/buildings/${b.id}`);
     expect(byId.statusCode).toBe(200);
     expect(byId.json().data.building).toEqual(b);
+  });
+
+  it('answers the same from the in-memory building index as by SQL, for every building of the samples', async () => {
+    const index = await buildingIndexReady(t.warehouse);
+    expect(index).not.toBeNull();
+    const ids = await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') ORDER BY id`);
+    let withSales = 0, withDiagnoses = 0;
+    for (const { id } of ids) {
+      const record = (await buildingRecord(t.warehouse, id))!;
+      const fromIndex = await describeBuilding(t.warehouse, id, record, 'fr', index);
+      expect(fromIndex).toEqual(await describeBuilding(t.warehouse, id, record, 'fr', null));
+      const b = fromIndex.value as Extract<FrBuilding, { id: string }>;
+      if (b.sales.length > 0) withSales++;
+      if (b.energy_diagnoses.length > 0) withDiagnoses++;
+    }
+    expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
   });
 
   it('serves the co-ownership registry entry of the building, sure by its parcel or probable by its address, with the label in the locale', async () => {
