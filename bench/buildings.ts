@@ -11,6 +11,8 @@ import { fromWgs84 } from '../ingest/core/reproject.ts';
 import { rng } from './generate.ts';
 import { partitionPath } from '../schemas/tables/layout.ts';
 import { SALE_COLUMNS } from '../schemas/tables/sales.ts';
+import { ZONE_COVER_RES } from '../schemas/tables/zones.ts';
+import { coverZone } from '../ingest/core/zone-cover.ts';
 
 const P = 0.00018; // parcel side in degrees of latitude (about 20 m)
 const PER_COMMUNE = 10_000;
@@ -93,6 +95,16 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
   })());
   const generate_s = +((performance.now() - tGen) / 1000).toFixed(1);
 
+  // The cadastre's cover of a parcel, with and without the shortcut for shapes narrower than a cell, in this process.
+  const coverTimes = (shortcut: boolean) => {
+    const n = Math.min(parcels, 20_000), t = performance.now();
+    for (let i = 0; i < n; i++) {
+      const [x0, y0, x1, y1] = parcelBox(Math.floor(i / PER_COMMUNE), i % PER_COMMUNE);
+      coverZone({ type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] }, ZONE_COVER_RES, { smallShortcut: shortcut });
+    }
+    return Math.round(n / ((performance.now() - t) / 1000));
+  };
+  const cover_parcels_per_s = { walk: coverTimes(false), shortcut: coverTimes(true) };
   const cadastre = !withCadastre ? null : measured(`const { ingestCadastre } = await import('./ingest/fr/cadastre.ts'); const { readdirSync } = await import('node:fs');
     for (const f of readdirSync(${JSON.stringify(join(root, 'cadastre'))}).sort()) await ingestCadastre(${ctx}, { path: ${JSON.stringify(join(root, 'cadastre'))} + '/' + f });`);
   const rnb = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);
@@ -150,7 +162,7 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
   await rm(root, { recursive: true, force: true });
   return {
     parcels, buildings: buildings.length, diagnoses: buildings.length, sales, generate_s, sales_s,
-    ingest: { cadastre, buildings: rnb, dpe, buildings_again: reingest },
+    cover_parcels_per_s, ingest: { cadastre, buildings: rnb, dpe, buildings_again: reingest },
     registry: { keys: buildings.length * 2 + buildings.length, ...registry },
     building_at_point: { queries, found, index_rows: index?.rows ?? null, index_build_s, p50_ms: +times[Math.floor(times.length / 2)]!.toFixed(1), p99_ms: +times[Math.floor(times.length * 0.99)]!.toFixed(1) },
     building_at_point_sql: { p50_ms: +sqlTimes[Math.floor(sqlTimes.length / 2)]!.toFixed(1), p99_ms: +sqlTimes[Math.floor(sqlTimes.length * 0.99)]!.toFixed(1) },

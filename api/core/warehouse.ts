@@ -23,6 +23,8 @@ export interface Warehouse {
    * [lo, hi]: a lookup then opens one or two files instead of every partition of the country.
    */
   filesWithCells(country: Country, table: string, lo: bigint, hi: bigint): string[];
+  /** Every Parquet file of a table at the last refresh (for tables without a cell column). */
+  filesOf?(country: Country, table: string): string[];
   /** Incremented by each refresh: derived caches compare it to know they are stale. */
   readonly generation: number;
   /** Re-reads the folder: picks up tables published since the start. */
@@ -67,10 +69,12 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   let seenManifests = '';
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
+  let tableFiles = new Map<string, string[]>();
   const refresh = async () => {
     seenManifests = manifestTimes();
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
+    const filesByTable = new Map<string, string[]>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = tableDir(dataDir, country, table);
@@ -81,6 +85,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
           // The view is of one country: the hive key of the path (country=<cc>) is not a column of it.
           await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true, hive_partitioning = false)`);
           next.add(view);
+          filesByTable.set(view, files.map((f) => join(dir, f)));
           const reader = await setup.runAndReadAll(
             `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
           );
@@ -101,6 +106,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     }
     present = next;
     cellStats = stats;
+    tableFiles = filesByTable;
     generation++;
   };
   await refresh();
@@ -113,6 +119,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
       for (const s of cellStats.get(`${country}_${table}`) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
       return [...files];
     },
+    filesOf: (country, table) => tableFiles.get(`${country}_${table}`) ?? [],
     async query<T>(sql: string, params: DuckDBValue[] = []) {
       const c = await acquire();
       try {
