@@ -9,15 +9,20 @@ export type BuildingSaleRow = { id: string; date: string; lots: string | null; p
 /**
  * What a building report reads besides its record, by the keys it reads them by: the diagnoses
  * of a BAN address (replaced ones left out), the sales since 2014 of a parcel, the one property an
- * event is attached to. Without it each report scans fr/diagnoses, fr/sales and
+ * event is attached to, the properties of a building. Without it each report scans fr/diagnoses, fr/sales and
  * fr/property_events (sorted by cell and by property, not by these keys).
  */
 export interface BuildingIndex {
   diagnoses(banIds: readonly string[]): BuildingDiagnosisRow[];
   sales(parcels: readonly string[]): BuildingSaleRow[];
   owner(ref: string): string | undefined;
+  /** The properties of a building, most recently active first (fr.properties). */
+  properties(buildingId: string): BuildingPropertyRow[];
   readonly rows: number;
 }
+
+/** A property as the building's list and the property domain read it. */
+export type BuildingPropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
 
 /** Rows past which the index is not built (the DuckDB path answers): about 1.5 GB of heap, a few large departments. */
 export const BUILDING_INDEX_MAX_ROWS = 6_000_000;
@@ -30,10 +35,10 @@ async function count(warehouse: Warehouse, sql: string): Promise<number> {
 
 /** Reads the three tables into maps by key; null when none is published or they are past the budget. */
 export async function buildBuildingIndex(warehouse: Warehouse, maxRows = BUILDING_INDEX_MAX_ROWS): Promise<BuildingIndex | null> {
-  const [d, s, e] = [warehouse.has('fr', 'diagnoses'), warehouse.has('fr', 'sales'), warehouse.has('fr', 'property_events')];
+  const [d, s, e, p] = [warehouse.has('fr', 'diagnoses'), warehouse.has('fr', 'sales'), warehouse.has('fr', 'property_events'), warehouse.has('fr', 'properties')];
   if (!d && !s) return null;
   const total = (d ? await count(warehouse, 'SELECT count(*) AS n FROM fr_diagnoses') : 0) + (s ? await count(warehouse, 'SELECT count(*) AS n FROM fr_sales') : 0)
-    + (e ? await count(warehouse, 'SELECT count(*) AS n FROM fr_property_events') : 0);
+    + (e ? await count(warehouse, 'SELECT count(*) AS n FROM fr_property_events') : 0) + (p ? await count(warehouse, 'SELECT count(*) AS n FROM fr_properties') : 0);
   if (total > maxRows) return null;
   const diagnoses = new Map<string, BuildingDiagnosisRow[]>();
   if (d) {
@@ -70,6 +75,18 @@ export async function buildBuildingIndex(warehouse: Warehouse, maxRows = BUILDIN
       for (let i = 0; i < c[0]!.length; i++) owners.set(c[0]![i] as string, c[1]![i] as string);
     });
   }
+  const properties = new Map<string, BuildingPropertyRow[]>();
+  if (p) {
+    await warehouse.scan(`SELECT id, building_id, type, lot, parcel, floor, living_area_m2, rooms, strftime(last_event_on, '%Y-%m-%d') AS last_event_on
+      FROM fr_properties WHERE building_id IS NOT NULL ORDER BY last_event_on DESC, id`, (c) => {
+      for (let i = 0; i < c[0]!.length; i++) {
+        const row: BuildingPropertyRow = { id: c[0]![i] as string, building_id: c[1]![i] as string, type: c[2]![i] as BuildingPropertyRow['type'], lot: c[3]![i] as string | null,
+          parcel: c[4]![i] as string | null, floor: c[5]![i] as number | null, living_area_m2: c[6]![i] as number | null, rooms: c[7]![i] as number | null, last_event_on: c[8]![i] as string };
+        const list = properties.get(row.building_id!);
+        if (list) list.push(row); else properties.set(row.building_id!, [row]);
+      }
+    });
+  }
   const diagnosisOrder = byDateDesc<BuildingDiagnosisRow>((x) => x.number);
   const saleOrder = byDateDesc<BuildingSaleRow>((x) => x.id);
   return {
@@ -83,10 +100,11 @@ export async function buildBuildingIndex(warehouse: Warehouse, maxRows = BUILDIN
       return parcels.flatMap((p) => sales.get(p) ?? []).filter((x) => !seen.has(x.id) && seen.add(x.id)).sort(saleOrder);
     },
     owner: (ref) => owners.get(ref),
+    properties: (buildingId) => (p ? properties.get(buildingId) ?? [] : []),
   };
 }
 
-const cache = indexCache<BuildingIndex>(['diagnoses', 'sales', 'property_events'], (warehouse) => buildBuildingIndex(warehouse));
+const cache = indexCache<BuildingIndex>(['diagnoses', 'sales', 'property_events', 'properties'], (warehouse) => buildBuildingIndex(warehouse));
 
 /** The index of the current files, built in the background on first use after a refresh that changed them; null meanwhile (the SQL path answers the same). */
 export function buildingIndexOf(warehouse: Warehouse): BuildingIndex | null {

@@ -9,6 +9,7 @@ import { BUILDING_PRECISIONS } from '../../buildings.ts';
 import type { Resolved, Resolver } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
+import { buildingIndexOf, type BuildingIndex } from '../building/building-index.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
 type PropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
@@ -22,8 +23,9 @@ type DiagRow = { number: string; date: string; scheme: string; energy_class: str
 const PROPERTY_COLS = `id, building_id, type, lot, parcel, floor, living_area_m2, rooms, strftime(last_event_on, '%Y-%m-%d') AS last_event_on`;
 
 /** The properties of a building, most recently active first. */
-export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string): Promise<PropertyRow[]> {
+export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<PropertyRow[]> {
   if (!warehouse.has('fr', 'properties')) return [];
+  if (index) return index.properties(buildingId);
   return warehouse.query<PropertyRow>(`SELECT ${PROPERTY_COLS} FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId]);
 }
 

@@ -10,6 +10,7 @@ import { ErrorBody } from '../../../../../schemas/error.ts';
 import type { FrBuilding } from '../../../../../schemas/building.ts';
 import { buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
 import { buildingRecord, describeBuilding } from '../../../../../api/location/domains/building/fr.ts';
+import { propertiesOfBuilding } from '../../../../../api/location/domains/property/fr.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -66,6 +67,7 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
       const record = (await buildingRecord(t.warehouse, id))!;
       const fromIndex = await describeBuilding(t.warehouse, id, record, 'fr', index);
       expect(fromIndex).toEqual(await describeBuilding(t.warehouse, id, record, 'fr', null));
+      expect(await propertiesOfBuilding(t.warehouse, id, index)).toEqual(await propertiesOfBuilding(t.warehouse, id, null));
       const b = fromIndex.value as Extract<FrBuilding, { id: string }>;
       if (b.sales.length > 0) withSales++;
       if (b.energy_diagnoses.length > 0) withDiagnoses++;
