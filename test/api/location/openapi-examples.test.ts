@@ -42,7 +42,7 @@ beforeAll(async () => {
   if (process.env.REGEN === '1' || !existsSync(EXAMPLES_FILE)) {
     writeFileSync(EXAMPLES_FILE, JSON.stringify(Object.fromEntries(Object.entries(answered).map(([k, v]) => [k, v.body])), null, 1) + '\n');
   }
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
 describe('OpenAPI examples from the samples', () => {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const parts = await runSamples(silentContext(dataDir));
   expect(parts.every((p) => p.rejects === 0)).toBe(true);
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 function sampleRows(file: string): Record<string, string>[] {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-route-')), 'data');
   await runSamples(silentContext(dataDir));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 describe('zone routes with the zone values of market and residents', () => {

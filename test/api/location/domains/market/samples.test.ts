@@ -19,7 +19,7 @@ beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-market-samples-')), 'data');
   await runSamples(silentContext(dataDir));
   t = await buildTestApp(dataDir);
-});
+}, 300_000); // every sample job runs first: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
 const table = duckRows;
