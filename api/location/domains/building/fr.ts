@@ -46,10 +46,12 @@ export async function coproOf(warehouse: Warehouse, buildingId: string, locale: 
 }
 
 /** A Feature from the building record's values (most reliable first) and the diagnoses' (most recent first), or null. */
-export function featureOf(record: { value: number | string; document: { type: 'building_record'; date: string | null } }[], diagnoses: { value: number; date: string }[], unit: string | null): Feature | null {
+export function featureOf(record: { value: number | string; document: { type: 'building_record'; date: string | null } }[], diagnoses: { value: number; date: string }[], unit: string | null,
+  registry: { value: number; date: string | null }[] = []): Feature | null {
   const all = [
     ...record.map((r) => ({ value: r.value, document: r.document })),
     ...diagnoses.map((d) => ({ value: d.value, document: { type: 'energy_diagnosis' as const, date: d.date } })),
+    ...registry.map((c) => ({ value: c.value, document: { type: 'copro_registry' as const, date: c.date } })),
   ];
   if (all.length === 0) return null;
   const [first, ...others] = all;
@@ -92,17 +94,20 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref HAVING count(DISTINCT property_id) = 1`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
     : []);
   const fromDiagnoses = (k: 'construction_year' | 'building_levels' | 'building_dwellings') => diagnoses.filter((d) => d[k] !== null).map((d) => ({ value: d[k]!, date: d.date }));
+  const copro = warehouse.has('fr', 'copro') ? await coproOf(warehouse, id, locale) : null;
+  // The registry's dwelling lots (spec 2.5 document copro_registry): an alternative to the dwellings the building record counts.
+  const registryDwellings = copro?.lots.dwellings != null ? [{ value: copro.lots.dwellings, date: copro.registered_on }] : [];
   const building: FrBuilding = {
     status: 'ok', id, type: a.type,
     address: a.address_ids[0] && warehouse.has('fr', 'addresses') ? (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [a.address_ids[0]]))[0]?.label ?? null : null,
     construction_year: featureOf(a.construction_year, fromDiagnoses('construction_year'), null),
     levels: featureOf(a.levels, fromDiagnoses('building_levels'), 'count'),
-    dwellings: featureOf(a.dwellings, fromDiagnoses('building_dwellings'), 'count'),
+    dwellings: featureOf(a.dwellings, fromDiagnoses('building_dwellings'), 'count', registryDwellings),
     height_m: featureOf(a.height_m, [], null),
     footprint_m2: a.footprint_m2,
     materials: a.materials,
     heritage: { historic_monument: null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
-    electricity_per_meter: null, energy_potential: null, copro: warehouse.has('fr', 'copro') ? await coproOf(warehouse, id, locale) : null,
+    electricity_per_meter: null, energy_potential: null, copro,
     energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
     sales: sales.map((s) => ({
       date: s.date, lot: s.lots, property_id: owner.get(s.id) ?? null, type: s.property_type, rooms: s.rooms, surface: s.surface,

@@ -9,7 +9,7 @@ import { BuildingResponse } from '../../../../../api/location/domains/building/r
 import { ErrorBody } from '../../../../../schemas/error.ts';
 import type { FrBuilding } from '../../../../../schemas/building.ts';
 import { buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
-import { buildingRecord, describeBuilding } from '../../../../../api/location/domains/building/fr.ts';
+import { buildingRecord, describeBuilding, featureOf } from '../../../../../api/location/domains/building/fr.ts';
 import { propertiesOfBuilding } from '../../../../../api/location/domains/property/fr.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
@@ -86,6 +86,11 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
       attachment: { level: 'sure', reason: 'parcel_in_registry', label: 'Le registre des copropriétés désigne la parcelle du bâtiment' },
     });
     expect(sure.missing.copro).toBeUndefined();
+    // Its dwelling lots are an alternative to the dwellings of the building record: 9 in both here, so not repeated; another count is kept.
+    expect(sure.dwellings).toMatchObject({ value: 9, document: { type: 'building_record' } });
+    expect(sure.dwellings!.alternatives.some((x) => x.document.type === 'copro_registry')).toBe(false);
+    expect(featureOf([{ value: 12, document: { type: 'building_record', date: null } }], [], 'count', [{ value: 11, date: '2018-11-05' }])!.alternatives)
+      .toEqual([{ value: 11, document: { type: 'copro_registry', date: '2018-11-05' } }]);
     // 71 boulevard Beaumarchais: no parcel in the registry, its reference address is the building's; a volunteer manager is not named.
     const probable = await at(48.857993, 2.367731, 'en');
     expect(probable.copro).toMatchObject({ registration_number: 'AB2345678', manager: { type: 'volunteer', name: null, siret: null }, attachment: { level: 'probable', reason: 'address_matches', label: 'The reference address of the registry is an address of the building' } });
