@@ -6,9 +6,13 @@ import { join } from 'node:path';
 import { openWarehouse } from '../api/core/warehouse.ts';
 import { buildingIdAt } from '../api/location/buildings.ts';
 import { buildingRecord, describeBuilding } from '../api/location/domains/building/fr.ts';
+import { buildingIndexReady } from '../api/location/domains/building/building-index.ts';
 import { fromWgs84 } from '../ingest/core/reproject.ts';
 import { rng } from './generate.ts';
 import { partitionPath } from '../schemas/tables/layout.ts';
+import { SALE_COLUMNS } from '../schemas/tables/sales.ts';
+import { ZONE_COVER_RES } from '../schemas/tables/zones.ts';
+import { coverZone } from '../ingest/core/zone-cover.ts';
 
 const P = 0.00018; // parcel side in degrees of latitude (about 20 m)
 const PER_COMMUNE = 10_000;
@@ -44,7 +48,8 @@ function measured(code: string): { seconds: number; peak_rss_mb: number } {
  * one building per `parcelsPerBuilding` parcels (RNB + BDNB), one diagnosis per building (DPE,
  * Lambert-93), then building reports at random points inside buildings.
  */
-export async function benchBuildings(parcels: number, parcelsPerBuilding: number, queries: number) {
+export async function benchBuildings(parcels: number, parcelsPerBuilding: number, queries: number, o: { cadastre?: boolean; salesPerBuilding?: number } = {}) {
+  const { cadastre: withCadastre = true, salesPerBuilding = 0 } = o;
   const root = await mkdtemp(join(tmpdir(), 'bench-buildings-'));
   const dataDir = join(root, 'data');
   const ctx = `{ dataDir: ${JSON.stringify(dataDir)}, maxRejectShare: 0.01, now: () => new Date(), log: () => {}, progressOut: { write: () => true, isTTY: false } }`;
@@ -90,31 +95,76 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
   })());
   const generate_s = +((performance.now() - tGen) / 1000).toFixed(1);
 
-  const cadastre = measured(`const { ingestCadastre } = await import('./ingest/fr/cadastre.ts'); const { readdirSync } = await import('node:fs');
+  // The cadastre's cover of a parcel, with and without the shortcut for shapes narrower than a cell, in this process.
+  const coverTimes = (shortcut: boolean) => {
+    const n = Math.min(parcels, 20_000), t = performance.now();
+    for (let i = 0; i < n; i++) {
+      const [x0, y0, x1, y1] = parcelBox(Math.floor(i / PER_COMMUNE), i % PER_COMMUNE);
+      coverZone({ type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] }, ZONE_COVER_RES, { smallShortcut: shortcut });
+    }
+    return Math.round(n / ((performance.now() - t) / 1000));
+  };
+  const cover_parcels_per_s = { walk: coverTimes(false), shortcut: coverTimes(true) };
+  const cadastre = !withCadastre ? null : measured(`const { ingestCadastre } = await import('./ingest/fr/cadastre.ts'); const { readdirSync } = await import('node:fs');
     for (const f of readdirSync(${JSON.stringify(join(root, 'cadastre'))}).sort()) await ingestCadastre(${ctx}, { path: ${JSON.stringify(join(root, 'cadastre'))} + '/' + f });`);
   const rnb = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);
   const dpe = measured(`const { ingestDpe } = await import('./ingest/fr/dpe.ts'); await ingestDpe(${ctx}, { path: ${JSON.stringify(join(root, 'dpe.csv'))} });`);
   const reingest = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);
+  // Sales on the buildings' parcels since 2014 (one attached property event each), written as
+  // fr.dvf and fr.properties publish them: sorted by cell, so a parcel's sales are spread over the file.
+  const sales = salesPerBuilding * buildings.length;
+  const tSales = performance.now();
+  if (sales > 0) {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    await c.run(`CREATE TABLE b AS SELECT * FROM (VALUES ${buildings.map((b, k) => `(${k}, '${b.parcel}')`).join(', ')}) t(k, parcel)`);
+    const cols: Record<keyof typeof SALE_COLUMNS, string> = {
+      id: `'bs-' || i`, date: `DATE '2014-01-01' + CAST(i % 3900 AS INTEGER)`, nature: `'Vente'`, market_sale: 'true', price: '200000 + (i % 700) * 1000', property_type: `'apartment'`,
+      dwellings: '1', surface: '20 + i % 90', rooms: '1 + i % 5', price_per_m2: '(200000 + (i % 700) * 1000) / (20 + i % 90)', land_surface: 'NULL', outbuildings: '0',
+      parcels: '[b.parcel]', lots: `[CAST(1 + i % 40 AS VARCHAR)]`, carrez_area: '19 + i % 90', units: 'NULL', address: `'1 RUE X'`, commune_code: 'substr(b.parcel, 1, 5)',
+      arrondissement_code: 'NULL', department_code: `'01'`, region_code: `'84'`, iris_code: 'NULL', longitude: 'NULL', latitude: 'NULL', position_source: 'NULL', cell: 'hash(i) % 1000000000', source: `'bench'`,
+    };
+    await mkdir(join(dataDir, 'tables', 'sales', 'country=fr'), { recursive: true });
+    await mkdir(join(dataDir, 'tables', 'property_events', 'country=fr'), { recursive: true });
+    await c.run(`COPY (SELECT ${Object.entries(cols).map(([k, e]) => `CAST(${e} AS ${SALE_COLUMNS[k as keyof typeof SALE_COLUMNS]}) AS ${k}`).join(', ')}
+      FROM range(${sales}) t(i) JOIN b ON b.k = i % ${buildings.length} ORDER BY cell) TO '${partitionPath(dataDir, 'fr', 'sales', '2020-01')}' (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
+    await c.run(`COPY (SELECT 'prp_' || lpad(CAST(i AS VARCHAR), 20, '0') AS property_id, 'evt_' || lpad(CAST(i AS VARCHAR), 20, '0') AS event_id, 'sale' AS type,
+        DATE '2014-01-01' + CAST(i % 3900 AS INTEGER) AS date, 'sure' AS level, 'lot_in_deed' AS reason, 'bs-' || i AS ref, NULL::VARCHAR AS part, '01' AS department_code
+      FROM range(${sales}) t(i) ORDER BY property_id) TO '${partitionPath(dataDir, 'fr', 'property_events', '01')}' (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
+    c.closeSync(); db.closeSync();
+  }
+  const sales_s = +((performance.now() - tSales) / 1000).toFixed(1);
   const registry = { bld_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'bld'))).size, evt_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'evt'))).size };
 
-  const warehouse = await openWarehouse(dataDir, { tables: ['parcels', 'parcels_cells', 'buildings', 'buildings_cells', 'building_links', 'diagnoses', 'id_registry', 'id_merges'], memoryTables: {} });
-  const times: number[] = [];
+  const warehouse = await openWarehouse(dataDir, { tables: ['parcels', 'parcels_cells', 'buildings', 'buildings_cells', 'building_links', 'diagnoses', 'sales', 'property_events', 'properties', 'copro', 'id_registry', 'id_merges'], memoryTables: {} });
+  const tIndex = performance.now();
+  const index = await buildingIndexReady(warehouse);
+  const index_build_s = +((performance.now() - tIndex) / 1000).toFixed(1);
+  // Each query answered twice in the same process, in rotating order: from the in-memory index,
+  // and by SQL (the path before it), so the shared machine's load weighs on both alike.
+  const times: number[] = [], sqlTimes: number[] = [];
   let found = 0;
   for (let q = 0; q < queries; q++) {
     const b = buildings[Math.floor(rand() * buildings.length)]!;
-    const t = performance.now();
-    const id = await buildingIdAt(warehouse, { precision: 'input', latitude: b.y + (rand() - 0.5) * h, longitude: b.x + (rand() - 0.5) * h, parcel: null });
-    const rec = id ? await buildingRecord(warehouse, id) : null;
-    if (id && rec) { await describeBuilding(warehouse, id, rec, 'fr'); found++; }
-    times.push(performance.now() - t);
+    const point = { precision: 'input' as const, latitude: b.y + (rand() - 0.5) * h, longitude: b.x + (rand() - 0.5) * h, parcel: null };
+    for (const useIndex of q % 2 === 0 ? [true, false] : [false, true]) {
+      const t = performance.now();
+      const id = await buildingIdAt(warehouse, point);
+      const rec = id ? await buildingRecord(warehouse, id) : null;
+      if (id && rec) { await describeBuilding(warehouse, id, rec, 'fr', useIndex ? index : null); if (useIndex) found++; }
+      (useIndex ? times : sqlTimes).push(performance.now() - t);
+    }
   }
   warehouse.close();
   times.sort((a, b) => a - b);
+  sqlTimes.sort((a, b) => a - b);
   await rm(root, { recursive: true, force: true });
   return {
-    parcels, buildings: buildings.length, diagnoses: buildings.length, generate_s,
-    ingest: { cadastre, buildings: rnb, dpe, buildings_again: reingest },
+    parcels, buildings: buildings.length, diagnoses: buildings.length, sales, generate_s, sales_s,
+    cover_parcels_per_s, ingest: { cadastre, buildings: rnb, dpe, buildings_again: reingest },
     registry: { keys: buildings.length * 2 + buildings.length, ...registry },
-    building_at_point: { queries, found, p50_ms: +times[Math.floor(times.length / 2)]!.toFixed(1), p99_ms: +times[Math.floor(times.length * 0.99)]!.toFixed(1) },
+    building_at_point: { queries, found, index_rows: index?.rows ?? null, index_build_s, p50_ms: +times[Math.floor(times.length / 2)]!.toFixed(1), p99_ms: +times[Math.floor(times.length * 0.99)]!.toFixed(1) },
+    building_at_point_sql: { p50_ms: +sqlTimes[Math.floor(sqlTimes.length / 2)]!.toFixed(1), p99_ms: +sqlTimes[Math.floor(sqlTimes.length * 0.99)]!.toFixed(1) },
   };
 }

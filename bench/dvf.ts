@@ -84,7 +84,7 @@ export async function generateSales(dataDir: string, rows: number): Promise<void
     id: `'b-' || i`, date: `DATE '2020-01-01' + CAST(floor(u3 * 2000) AS INTEGER)`, nature: `'Vente'`, market_sale: 'true', price: 'round(surface * ppm, -2)',
     property_type: `CASE WHEN u4 < 0.6 THEN 'apartment' WHEN u4 < 0.9 THEN 'house' ELSE 'other' END`, dwellings: `CASE WHEN u4 < 0.9 THEN 1 ELSE 0 END`,
     surface: 'surface', rooms: 'CAST(surface / 22 AS INTEGER) + 1', price_per_m2: `CASE WHEN u4 < 0.9 THEN round(surface * ppm, -2) / surface END`,
-    land_surface: `CASE WHEN u4 >= 0.6 THEN 300 + u5 * 2000 END`, outbuildings: '0', parcels: `dep || '001000AB' || lpad(CAST(i % 10000 AS VARCHAR), 4, '0')`, lots: 'NULL',
+    land_surface: `CASE WHEN u4 >= 0.6 THEN 300 + u5 * 2000 END`, outbuildings: '0', parcels: `dep || '001000AB' || lpad(CAST(i % 10000 AS VARCHAR), 4, '0')`, lots: 'NULL', carrez_area: 'NULL', units: 'NULL',
     address: `CAST(1 + i % 120 AS VARCHAR) || ' RUE DU BENCH ' || dep`, commune_code: `dep || lpad(CAST(idx % 1000 AS VARCHAR), 3, '0')`, arrondissement_code: 'NULL',
     department_code: 'dep', region_code: 'region', iris_code: 'NULL', longitude: 'lng2', latitude: 'lat2', position_source: `'parcel'`, cell: 'h3_cell(lat2, lng2)', source: `'bench'`,
   };

@@ -132,7 +132,7 @@ async function benchMemory(sizes: number[]) {
 
 // npm run bench -- [all|ingest|lookups|memory|dvf|zones] [--rows N] [--rounds N] [--queries N]
 // zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N]
-// buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N]
+// buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N] [--sales-per-building N] (default 0) [--no-cadastre]
 // geocode: [--addresses N] (France-like; Quebec and Belgium beside it at 4/26 and 6/26) [--queries N] [--concurrency N]
 // dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
@@ -148,7 +148,7 @@ if (what === 'all' || what === 'dvf') {
   if (opt('lines', 1_000_000) > 0) results.dvf_ingest = await benchDvfIngest(opt('lines', 1_000_000));
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
-if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500));
+if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
 if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
 // places: [--equipment N] [--stops N] [--queries N] [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_places with CREATE EXTENSION postgis)
 if (what === 'all' || what === 'places') {

@@ -27,6 +27,7 @@ import { caAssessmentSource, caTaxRatesSource } from './ca/assessment/source.ts'
 import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
 import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
+import { rnicSource } from './fr/copro/source.ts';
 import { propertiesSource } from './fr/properties/source.ts';
 import { bpeSource } from './fr/bpe/source.ts';
 import { schoolsSource } from './fr/schools/source.ts';
@@ -58,7 +59,7 @@ export const SOURCES: readonly Source[] = [
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource,
-  cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource,
+  cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource, rnicSource,
   bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
   frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource, beSchoolsFwbSource,
 ];

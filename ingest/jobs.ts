@@ -40,6 +40,7 @@ import { cadastreJob } from './fr/cadastre.job.ts';
 import { dpeJob } from './fr/dpe.job.ts';
 import { buildingsJob } from './fr/buildings.job.ts';
 import { propertiesJob } from './fr/properties.job.ts';
+import { coproJob } from './fr/copro.job.ts';
 import { bpeJob } from './fr/bpe.job.ts';
 import { schoolsJob } from './fr/schools.job.ts';
 import { chargingJob } from './fr/charging.job.ts';
@@ -62,7 +63,7 @@ export const JOBS: Job[] = [
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
   brusselsFloodJob, brusselsSoilJob,
   sisJob, riskCommunesJob,
-  cadastreJob, dpeJob, buildingsJob, propertiesJob,
+  cadastreJob, dpeJob, buildingsJob, propertiesJob, coproJob,
   bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
   airportsJob, osmMotorwayJunctionsJob, beSchoolsJob,
 ];

@@ -34,8 +34,8 @@ export const BuildingSale = z.object({
 /**
  * data.building for France (spec 2.7): computed at precision building, address or input only;
  * otherwise the domain answers `insufficient_precision`. Characteristics not ingested yet
- * (heritage, social housing, fiber, owners, electricity, energy potential, co-ownership) are null
- * with their reason in `missing`.
+ * (heritage, social housing, fiber, owners, electricity, energy potential) are null with their
+ * reason in `missing`; `copro` is the co-ownership registry's entry attached to the building.
  */
 export const FrBuilding = z.object({
   status: DomainStatus,
@@ -56,6 +56,8 @@ export const FrBuilding = z.object({
     name: z.string().nullable(), registration_number: z.string(), registered_on: IsoDate.nullable(), regulation_on: IsoDate.nullable(),
     construction_period: z.string().nullable(), lots: z.object({ total: z.number().int().nullable(), dwellings: z.number().int().nullable(), parking: z.number().int().nullable() }),
     manager: z.object({ type: z.string().nullable(), name: z.string().nullable(), siret: z.string().nullable(), mandate_active: z.boolean().nullable(), mandate_ends_on: IsoDate.nullable() }).nullable(),
+    attachment: z.object({ level: z.enum(['sure', 'probable']), reason: z.string(), label: z.string() })
+      .describe('how the registry entry is tied to this building: sure (its parcel, or a diagnosis naming it), probable (its address or point)'),
   }).nullable(),
   electricity_per_meter: Series.nullable(),
   energy_potential: z.object({

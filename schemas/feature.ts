@@ -28,6 +28,7 @@ export const Event = z.object({
     rooms: z.number().int().nullable(),
     market_sale: z.boolean(),
     annexes: z.array(z.string()),
+    deed_dwellings: z.number().int().optional().describe('present when the deed sold several dwellings told apart by their lots: the price is the whole deed\'s, surface and rooms this property\'s'),
   }).optional(),
   energy_diagnosis: z.object({
     number: z.string(), scheme: z.string(), energy_class: z.string().nullable(), energy_per_m2: z.number().nullable(),

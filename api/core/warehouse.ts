@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
-import { hasPartitions, tableDir } from '../../schemas/tables/layout.ts';
+import { publishedPartitions, tableDir } from '../../schemas/tables/layout.ts';
 
 /**
  * The read-only DuckDB handle over the tables' files (schemas/tables/layout.ts). Each table is a view
@@ -23,6 +23,8 @@ export interface Warehouse {
    * [lo, hi]: a lookup then opens one or two files instead of every partition of the country.
    */
   filesWithCells(country: Country, table: string, lo: bigint, hi: bigint): string[];
+  /** Every Parquet file of a table at the last refresh (for tables without a cell column). */
+  filesOf?(country: Country, table: string): string[];
   /** Incremented by each refresh: derived caches compare it to know they are stale. */
   readonly generation: number;
   /** Re-reads the folder: picks up tables published since the start. */
@@ -67,19 +69,23 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   let seenManifests = '';
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
+  let tableFiles = new Map<string, string[]>();
   const refresh = async () => {
     seenManifests = manifestTimes();
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
+    const filesByTable = new Map<string, string[]>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = tableDir(dataDir, country, table);
         const view = `${country}_${table}`;
-        if (hasPartitions(dataDir, country, table)) {
+        const files = [...publishedPartitions(dataDir, country, table).values()];
+        if (files.length > 0) {
           const glob = quotedString(join(dir, '*.parquet'));
           // The view is of one country: the hive key of the path (country=<cc>) is not a column of it.
           await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true, hive_partitioning = false)`);
           next.add(view);
+          filesByTable.set(view, files);
           const reader = await setup.runAndReadAll(
             `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
           );
@@ -100,6 +106,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     }
     present = next;
     cellStats = stats;
+    tableFiles = filesByTable;
     generation++;
   };
   await refresh();
@@ -112,6 +119,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
       for (const s of cellStats.get(`${country}_${table}`) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
       return [...files];
     },
+    filesOf: (country, table) => tableFiles.get(`${country}_${table}`) ?? [],
     async query<T>(sql: string, params: DuckDBValue[] = []) {
       const c = await acquire();
       try {

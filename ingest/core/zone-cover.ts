@@ -16,9 +16,12 @@ export interface ZoneCover {
  * which over-covers the border on purpose: a cell not in `border` never crosses a ring, so if its
  * centre is inside, all of it is.
  */
-export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES): ZoneCover {
+export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES, { smallShortcut = true } = {}): ZoneCover {
   const polygons: Position[][][] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const border = outlineCells(geometry, res);
+  // A shape narrower than any cell at `res` holds no cell wholly: its cover is its outline's cells
+  // (a parcel or a building footprint; the walk from coarse cells below cost most of their cover).
+  if (smallShortcut && narrowerThanCells(geometry, res)) return { interior: [], border: [...border] };
   // Interior, coarse to fine: a cell none of whose descendants touches the border lies wholly on
   // one side of it (its descendants form one connected patch), the side of its centre. Only cells
   // holding border descendants are split, so a region of a million km² costs no more than its outline.
@@ -45,6 +48,26 @@ export function coverZone(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES
     level = next;
   }
   return { interior, border: [...border] };
+}
+
+/**
+ * True when the shape's bounding box is narrower, in one direction, than the inscribed circle of
+ * the smallest cell at `res` could be: half the average edge is below every hexagon's edge (H3
+ * edges vary less than a factor 1.5 around the average; pentagons, at sea, are not smaller than
+ * half), and a cell wholly inside the shape needs twice its inradius (edge × √3 / 2) both ways.
+ */
+export function narrowerThanCells(geometry: Polygon | MultiPolygon, res: number): boolean {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const rings = geometry.type === 'Polygon' ? geometry.coordinates : geometry.coordinates.flat();
+  for (const ring of rings) for (const [x, y] of ring) {
+    if (x! < minX) minX = x!; if (x! > maxX) maxX = x!; if (y! < minY) minY = y!; if (y! > maxY) maxY = y!;
+  }
+  const diameter = 2 * (getHexagonEdgeLengthAvg(res, UNITS.m) / 2) * (Math.sqrt(3) / 2);
+  // Widths in metres measured at the bounding box's parallel nearest the equator: never under the true width.
+  const coslat = Math.cos((Math.min(Math.abs(minY), Math.abs(maxY)) * Math.PI) / 180);
+  const width = (maxX - minX) * 111_320 * (minY <= 0 && maxY >= 0 ? 1 : coslat);
+  const height = (maxY - minY) * 110_574;
+  return width < diameter || height < diameter;
 }
 
 /**

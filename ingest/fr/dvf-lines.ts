@@ -93,6 +93,7 @@ export const DvfGeoLine = lineSchema([
   { column: 'surface_reelle_bati', kind: 'number', min: 0, max: 1e7, optional: true, decimalComma: false, message: 'surface_reelle_bati is not a surface' },
   { column: 'nombre_pieces_principales', kind: 'pattern', pattern: '\\d{1,3}', optional: true, message: 'nombre_pieces_principales is not a number' },
   { column: 'surface_terrain', kind: 'number', min: 0, max: 1e9, optional: true, decimalComma: false, message: 'surface_terrain is not a surface' },
+  ...[1, 2, 3, 4, 5].map((i): Check => ({ column: `lot${i}_surface_carrez`, kind: 'number', min: 0, max: 1e6, optional: true, decimalComma: false, message: `lot${i}_surface_carrez is not a surface` })),
   { column: 'longitude', kind: 'number', min: -180, max: 180, optional: true, decimalComma: false, message: 'longitude is not a longitude' },
   { column: 'latitude', kind: 'number', min: -90, max: 90, optional: true, decimalComma: false, message: 'latitude is not a latitude' },
 ]);
@@ -106,6 +107,10 @@ export const DVF_RAW_HEADER = [
   'Surface Carrez du 4eme lot', '5eme lot', 'Surface Carrez du 5eme lot', 'Nombre de lots', 'Code type local', 'Type local',
   'Identifiant local', 'Surface reelle bati', 'Nombre pieces principales', 'Nature culture', 'Nature culture speciale', 'Surface terrain',
 ] as const;
+
+/** The five lot columns of the DGFiP's layout, each with its Carrez surface. */
+const RAW_LOTS = [['1er lot', 'Surface Carrez du 1er lot'], ['2eme lot', 'Surface Carrez du 2eme lot'], ['3eme lot', 'Surface Carrez du 3eme lot'], ['4eme lot', 'Surface Carrez du 4eme lot'], ['5eme lot', 'Surface Carrez du 5eme lot']] as const;
+const GEO_LOTS = [1, 2, 3, 4, 5].map((i) => [`lot${i}_numero`, `lot${i}_surface_carrez`] as const);
 
 export const DvfRawLine = lineSchema([
   { column: 'No disposition', kind: 'pattern', pattern: '\\d{1,6}', optional: false, message: 'No disposition is not a number' },
@@ -121,6 +126,7 @@ export const DvfRawLine = lineSchema([
   { column: 'Surface reelle bati', kind: 'number', min: 0, max: 1e7, optional: true, decimalComma: true, message: 'Surface reelle bati is not a surface' },
   { column: 'Nombre pieces principales', kind: 'pattern', pattern: '\\d{1,3}', optional: true, message: 'Nombre pieces principales is not a number' },
   { column: 'Surface terrain', kind: 'number', min: 0, max: 1e9, optional: true, decimalComma: true, message: 'Surface terrain is not a surface' },
+  ...RAW_LOTS.map(([, carrez]): Check => ({ column: carrez, kind: 'number', min: 0, max: 1e6, optional: true, decimalComma: true, message: `${carrez} is not a surface` })),
 ]);
 
 /**
@@ -128,11 +134,14 @@ export const DvfRawLine = lineSchema([
  * as SELECT lists over a relation holding `line` and the published text columns.
  */
 const lotsOf = (cols: string[]) => `list_filter([${cols.map((c) => `nullif(trim(${sqlIdent(c)}), '')`).join(', ')}], x -> x IS NOT NULL)`;
+/** Each lot of the line with its Carrez surface (null when the file gives none: lots under 8 m², cellars, parking spaces). */
+const lotCarrezOf = (pairs: readonly (readonly [string, string])[], decimalComma: boolean) => `list_filter([${pairs.map(([lot, carrez]) =>
+  `struct_pack(lot := nullif(trim(${sqlIdent(lot)}), ''), carrez := TRY_CAST(${decimalComma ? `replace(${sqlIdent(carrez)}, ',', '.')` : sqlIdent(carrez)} AS DOUBLE))`).join(', ')}], x -> x.lot IS NOT NULL)`;
 
 export const GEO_LINE_SELECT = `line, id_mutation, CAST(date_mutation AS DATE) AS date, numero_disposition AS disposition, nature_mutation AS nature,
   TRY_CAST(valeur_fonciere AS DOUBLE) AS value, adresse_numero AS number, adresse_suffixe AS suffix, adresse_nom_voie AS street,
   code_postal AS postcode, code_commune, nom_commune AS commune_name, code_departement, id_parcelle AS parcel, numero_volume AS volume,
-  ${lotsOf(['lot1_numero', 'lot2_numero', 'lot3_numero', 'lot4_numero', 'lot5_numero'])} AS lots,
+  ${lotsOf(['lot1_numero', 'lot2_numero', 'lot3_numero', 'lot4_numero', 'lot5_numero'])} AS lots, ${lotCarrezOf(GEO_LOTS, false)} AS lot_carrez,
   code_type_local AS local_type, TRY_CAST(surface_reelle_bati AS DOUBLE) AS built_surface, TRY_CAST(nombre_pieces_principales AS INTEGER) AS rooms,
   code_nature_culture AS culture, nature_culture_speciale AS special_culture, TRY_CAST(surface_terrain AS DOUBLE) AS land_surface,
   TRY_CAST(longitude AS DOUBLE) AS lng, TRY_CAST(latitude AS DOUBLE) AS lat,
@@ -150,7 +159,7 @@ export const RAW_LINE_SELECT = `line,
   ${frNumber('Valeur fonciere')} AS value, "No voie" AS number, "B/T/Q" AS suffix, nullif(concat_ws(' ', "Type de voie", "Voie"), '') AS street,
   "Code postal" AS postcode, ${rawCommune} AS code_commune, "Commune" AS commune_name, "Code departement" AS code_departement,
   ${rawCommune} || lpad(coalesce("Prefixe de section", '000'), 3, '0') || lpad("Section", 2, '0') || lpad("No plan", 4, '0') AS parcel,
-  "No Volume" AS volume, ${lotsOf(['1er lot', '2eme lot', '3eme lot', '4eme lot', '5eme lot'])} AS lots,
+  "No Volume" AS volume, ${lotsOf(['1er lot', '2eme lot', '3eme lot', '4eme lot', '5eme lot'])} AS lots, ${lotCarrezOf(RAW_LOTS, true)} AS lot_carrez,
   "Code type local" AS local_type, ${frNumber('Surface reelle bati')} AS built_surface, TRY_CAST("Nombre pieces principales" AS INTEGER) AS rooms,
   "Nature culture" AS culture, "Nature culture speciale" AS special_culture, ${frNumber('Surface terrain')} AS land_surface,
   CAST(NULL AS DOUBLE) AS lng, CAST(NULL AS DOUBLE) AS lat, CAST(NULL AS VARCHAR) AS position_source`;

@@ -48,7 +48,7 @@ export function salesSelect(lines: string, source: string): string {
       WHEN coalesce(k.dwellings, 0) > 0 AND coalesce(k.premises, 0) = 0 AND k.apartments = k.dwellings THEN 'apartment' ELSE 'other' END`,
     dwellings: 'coalesce(k.dwellings, 0)', surface: 'k.surface', rooms: 'k.rooms',
     price_per_m2: `CASE WHEN m.nature IN (${natures}) AND k.dwellings = 1 AND coalesce(k.premises, 0) = 0 AND k.surface > 0 AND v.price > 0 THEN v.price / k.surface END`,
-    land_surface: 't.land_surface', outbuildings: 'coalesce(k.outbuildings, 0)', parcels: 'm.parcels', lots: 'lt.lots', address: 'm.address',
+    land_surface: 't.land_surface', outbuildings: 'coalesce(k.outbuildings, 0)', parcels: 'm.parcels', lots: 'lt.lots', carrez_area: 'cz.carrez_area', units: 'un.units', address: 'm.address',
     commune_code: `coalesce(${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')}, m.code_commune)`,
     arrondissement_code: `CASE WHEN ${ARRONDISSEMENT_SQL.replaceAll('code_commune', 'm.code_commune')} IS NOT NULL THEN m.code_commune END`,
     department_code: 'm.code_departement', region_code: 'r.region', iris_code: 'iris_code(m.lat, m.lng)',
@@ -56,7 +56,20 @@ export function salesSelect(lines: string, source: string): string {
   };
   // Each subquery names the lines relation itself: a CTE over it, named five times, would be
   // materialised, a full copy of the lines held in memory.
-  return `WITH locals AS (SELECT DISTINCT id_mutation, parcel, volume, lots, local_type, built_surface, rooms FROM ${lines} WHERE local_type IS NOT NULL),
+  return `WITH locals AS (SELECT DISTINCT id_mutation, parcel, volume, lots, lot_carrez, local_type, built_surface, rooms FROM ${lines} WHERE local_type IS NOT NULL),
+    -- The dwellings by (parcel, volume, lots): a group of one dwelling whose lots no other dwelling
+    -- group of its parcel names is told apart from the deed's other dwellings; the others are not
+    -- (the file repeats the lots of a disposition on each of its locals).
+    g AS (SELECT id_mutation, parcel, volume, coalesce(lots, []) AS lots, count(*) AS n, any_value(local_type) AS local_type, any_value(built_surface) AS surface,
+      any_value(rooms) AS rooms, list_sum(list_transform(list_filter(any_value(lot_carrez), x -> x.carrez IS NOT NULL), x -> x.carrez)) AS carrez
+      FROM locals WHERE local_type IN ('1', '2') GROUP BY id_mutation, parcel, volume, coalesce(lots, [])),
+    lotuse AS (SELECT id_mutation, parcel, lot, count(*) AS k FROM (SELECT id_mutation, parcel, unnest(lots) AS lot FROM g) GROUP BY ALL),
+    un AS (SELECT id_mutation, list(struct_pack(parcel := parcel, lots := CASE WHEN len(lots) > 0 THEN list_sort(lots) END, kind := CASE local_type WHEN '1' THEN 'house' ELSE 'apartment' END,
+        surface := surface, rooms := rooms, carrez := carrez) ORDER BY parcel, array_to_string(list_sort(lots), '|')) AS units
+      FROM g WHERE n = 1 AND NOT EXISTS (SELECT 1 FROM lotuse l WHERE l.id_mutation = g.id_mutation AND l.parcel = g.parcel AND l.k > 1 AND list_contains(g.lots, l.lot))
+      GROUP BY id_mutation),
+    cz AS (SELECT id_mutation, sum(carrez) AS carrez_area FROM (SELECT DISTINCT id_mutation, parcel, x.lot AS lot, x.carrez AS carrez
+      FROM (SELECT id_mutation, parcel, unnest(lot_carrez) AS x FROM locals WHERE local_type IN ('1', '2')) WHERE x.carrez IS NOT NULL) GROUP BY id_mutation),
     k AS (SELECT id_mutation,
       count(*) FILTER (WHERE local_type IN ('1', '2'))::INTEGER AS dwellings, count(*) FILTER (WHERE local_type = '1')::INTEGER AS houses,
       count(*) FILTER (WHERE local_type = '2')::INTEGER AS apartments, count(*) FILTER (WHERE local_type = '3')::INTEGER AS outbuildings,
@@ -77,5 +90,5 @@ export function salesSelect(lines: string, source: string): string {
     r AS (SELECT * FROM (VALUES ${regions}) AS r(department, region))
     SELECT ${Object.entries(columns).map(([k, e]) => `CAST(${e} AS ${SALE_COLUMNS[k as keyof typeof SALE_COLUMNS]}) AS ${k}`).join(',\n      ')}
     FROM m JOIN v USING (id_mutation) LEFT JOIN k USING (id_mutation) LEFT JOIN t USING (id_mutation) LEFT JOIN lt USING (id_mutation)
-    LEFT JOIN r ON r.department = m.code_departement`;
+    LEFT JOIN un USING (id_mutation) LEFT JOIN cz USING (id_mutation) LEFT JOIN r ON r.department = m.code_departement`;
 }

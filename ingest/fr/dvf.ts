@@ -160,9 +160,13 @@ async function mergeSales(ctx: JobContext, staged: StagedInput[]): Promise<Merge
       for (const r of holding) affected.add(others.find(([, f]) => f === r.filename)![0]);
     }
     const read = [...affected].map((p) => published.get(p)!);
+    const readSql = `read_parquet([${read.map(q).join(', ')}], filename = true, union_by_name = true)`;
+    // A partition written before a column was added (carrez_area, units) reads it as null.
+    const had = read.length === 0 ? new Set<string>() : new Set((await c.runAndReadAll(`DESCRIBE SELECT * FROM ${readSql}`)).getRowObjectsJS().map((r) => r.column_name as string));
+    const publishedColumns = Object.entries(SALE_COLUMNS).map(([k, t]) => (had.has(k) ? k : `CAST(NULL AS ${t}) AS ${k}`)).join(', ');
     await c.run(read.length === 0
       ? `CREATE TABLE state AS SELECT ${columns}, k, _input, NULL::VARCHAR AS _from FROM fresh LIMIT 0`
-      : `CREATE TABLE state AS SELECT ${columns}, ${SALE_PARTITION_SQL} AS k, -1 AS _input, regexp_extract(filename, '([^/\\\\]+)\\.parquet$', 1) AS _from FROM read_parquet([${read.map(q).join(', ')}], filename = true, union_by_name = true)`);
+      : `CREATE TABLE state AS SELECT ${publishedColumns}, ${SALE_PARTITION_SQL} AS k, -1 AS _input, regexp_extract(filename, '([^/\\\\]+)\\.parquet$', 1) AS _from FROM ${readSql}`);
     for (let i = 0; i < staged.length; i++) {
       await c.run(`CREATE OR REPLACE TABLE span AS SELECT k, min(date) AS lo, max(date) AS hi FROM fresh WHERE _input = ${i} GROUP BY k`);
       await c.run(`DELETE FROM state WHERE id IN (SELECT id FROM fresh WHERE _input = ${i})

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { quotedString } from '@duckdb/node-api';
 import { propertiesSource } from '../../datasets/fr/properties/source.ts';
 import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from '../../schemas/tables/properties.ts';
+import { SALE_UNIT_TYPE } from '../../schemas/tables/sales.ts';
 import { hasPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { assignIds } from '../core/id-registry.ts';
 import { publish, type JobContext, type PartitionSummary } from '../core/job.ts';
@@ -24,8 +25,9 @@ const has = (dataDir: string, table: string) => hasPartitions(dataDir, 'fr', tab
  * attached `probable` (surface_matches_lot) to the property of its building whose sold surface is
  * within 3 % of its own, else it names its own property by its tax invariant, RPLS number or its
  * number (`sure`: dwelling_in_diagnosis). Ids from the registry (prp for properties, evt for sales);
- * one partition per department. Reads fr/sales, fr/diagnoses, fr/building_links; deeds of several
- * dwellings are not split into properties (their lots are not told apart in fr/sales).
+ * one partition per department. Reads fr/sales, fr/diagnoses, fr/building_links. A deed of several
+ * dwellings gives a property to each dwelling the file tells apart (fr/sales units: its parcel and
+ * own lots); dwellings sharing their lots, or unlotted on one parcel, are left out.
  */
 export async function buildProperties(ctx: JobContext): Promise<PartitionSummary[]> {
   if (!has(ctx.dataDir, 'sales') && !has(ctx.dataDir, 'diagnoses')) throw new Error('neither fr/sales nor fr/diagnoses is ingested: run fr.dvf or fr.dpe first');
@@ -36,11 +38,21 @@ export async function buildProperties(ctx: JobContext): Promise<PartitionSummary
     await c.run(`CREATE TABLE links AS ${has(ctx.dataDir, 'building_links') ? `SELECT * FROM read_parquet(${quotedString(glob(ctx.dataDir, 'building_links'))})` : `SELECT NULL::VARCHAR AS building_id, NULL::VARCHAR AS kind, NULL::VARCHAR AS key WHERE false`}`);
     // One building per parcel or address, or none (never the wrong one).
     await c.run(`CREATE TABLE one_building AS SELECT kind, key, any_value(building_id) AS building_id FROM links WHERE kind IN ('parcel', 'address') GROUP BY kind, key HAVING count(DISTINCT building_id) = 1`);
-    await c.run(`CREATE TABLE s AS SELECT *, CASE WHEN property_type = 'apartment' THEN 'dvf-lots:' || parcel || ':' || lot ELSE 'dvf-parcels:' || lot_parcels END AS pkey FROM (
+    // Sales written before fr.dvf kept the Carrez surfaces and the deed's units read them as null.
+    const saleColumns = has(ctx.dataDir, 'sales') ? new Set((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${quotedString(glob(ctx.dataDir, 'sales'))}, union_by_name = true)`)).getRowObjectsJS().map((r) => r.column_name as string)) : new Set<string>();
+    const carrez = saleColumns.has('carrez_area') ? 'carrez_area' : 'NULL::DOUBLE AS carrez_area';
+    const units = saleColumns.has('units') ? 'units' : `NULL::${SALE_UNIT_TYPE} AS units`;
+    // A one-dwelling deed is one property (a flat by all the lots of the deed, a house by its parcels);
+    // a deed of several dwellings gives one property per dwelling the file tells apart (its parcel
+    // and own lots: fr.dvf's units), the event naming the unit (part); the others are left out.
+    await c.run(`CREATE TABLE s AS SELECT *, CASE WHEN property_type = 'apartment' AND lot IS NOT NULL THEN 'dvf-lots:' || parcel || ':' || lot ELSE 'dvf-parcels:' || lot_parcels END AS pkey FROM (
       SELECT id, date, property_type, surface, rooms, department_code, parcels[1] AS parcel,
-        array_to_string(list_sort(lots), '|') AS lot, array_to_string(list_sort(parcels), '|') AS lot_parcels
-      FROM (${src('sales', 'id, date, property_type, surface, rooms, department_code, parcels, lots, dwellings')})
-      WHERE dwellings = 1 AND (property_type = 'house' OR (property_type = 'apartment' AND lots IS NOT NULL)))`);
+        array_to_string(list_sort(lots), '|') AS lot, array_to_string(list_sort(parcels), '|') AS lot_parcels, carrez_area AS carrez, NULL::VARCHAR AS part
+      FROM (${src('sales', `id, date, property_type, surface, rooms, department_code, parcels, lots, dwellings, ${carrez}, ${units}`)})
+      WHERE dwellings = 1 AND (property_type = 'house' OR (property_type = 'apartment' AND lots IS NOT NULL))
+      UNION ALL
+      SELECT id, date, u.kind, u.surface, u.rooms, department_code, u.parcel, array_to_string(u.lots, '|'), u.parcel, u.carrez, u.parcel || ':' || coalesce(array_to_string(u.lots, '|'), '')
+      FROM (SELECT *, unnest(units) AS u FROM (${src('sales', `id, date, department_code, dwellings, ${units}`)}) WHERE dwellings > 1 AND units IS NOT NULL))`);
     await c.run(`CREATE TABLE sp AS SELECT s.*, b.building_id FROM s LEFT JOIN one_building b ON b.kind = 'parcel' AND b.key = s.parcel`);
     await c.run(`CREATE TABLE d AS SELECT x.*, b.building_id FROM (${src('diagnoses', 'number, event_id, date, dwelling_type, surface, floor, tax_invariant, rpls, ban_id, department_code, superseded, level')}) x
       LEFT JOIN one_building b ON b.kind = 'address' AND b.key = x.ban_id WHERE NOT x.superseded AND x.level = 'dwelling'`);
@@ -54,21 +66,22 @@ export async function buildProperties(ctx: JobContext): Promise<PartitionSummary
       UNION ALL SELECT 'dpe:' || number, 'rpls:' || rpls FROM d WHERE number NOT IN (SELECT number FROM dm) AND rpls IS NOT NULL
       UNION ALL SELECT 'dpe:' || number, 'dpe-dwelling:' || number FROM d WHERE number NOT IN (SELECT number FROM dm) AND tax_invariant IS NULL AND rpls IS NULL`);
     await assignIds(c, ctx, { country: 'fr', kind: 'prp', source: propertiesSource.id, job: propertiesSource.id, request: 'req', out: 'pid' });
-    await c.run(`CREATE TABLE sreq AS SELECT id AS ref, 'dvf:' || id AS key FROM sp`);
+    await c.run(`CREATE TABLE sreq AS SELECT id || coalesce(':' || part, '') AS ref, 'dvf:' || id || coalesce(':' || part, '') AS key FROM sp`);
     await assignIds(c, ctx, { country: 'fr', kind: 'evt', source: propertiesSource.id, job: propertiesSource.id, request: 'sreq', out: 'eid' });
     await c.run(`CREATE TABLE ev AS
-      SELECT p.id AS property_id, e.id AS event_id, 'sale' AS type, sp.date, 'sure' AS level, CASE sp.property_type WHEN 'apartment' THEN 'lot_in_deed' ELSE 'parcel_in_deed' END AS reason, sp.id AS ref, sp.department_code
-      FROM sp JOIN pid p ON p.ref = sp.pkey JOIN eid e ON e.ref = sp.id
-      UNION ALL SELECT p.id, d.event_id, 'energy_diagnosis', d.date, 'probable', 'surface_matches_lot', d.number, d.department_code FROM d JOIN dm USING (number) JOIN pid p ON p.ref = dm.pkey
-      UNION ALL SELECT p.id, d.event_id, 'energy_diagnosis', d.date, 'sure', 'dwelling_in_diagnosis', d.number, d.department_code FROM d JOIN pid p ON p.ref = 'dpe:' || d.number`);
+      SELECT p.id AS property_id, e.id AS event_id, 'sale' AS type, sp.date, 'sure' AS level, CASE WHEN sp.property_type = 'apartment' AND sp.lot IS NOT NULL THEN 'lot_in_deed' ELSE 'parcel_in_deed' END AS reason, sp.id AS ref, sp.part, sp.department_code
+      FROM sp JOIN pid p ON p.ref = sp.pkey JOIN eid e ON e.ref = sp.id || coalesce(':' || sp.part, '')
+      UNION ALL SELECT p.id, d.event_id, 'energy_diagnosis', d.date, 'probable', 'surface_matches_lot', d.number, NULL, d.department_code FROM d JOIN dm USING (number) JOIN pid p ON p.ref = dm.pkey
+      UNION ALL SELECT p.id, d.event_id, 'energy_diagnosis', d.date, 'sure', 'dwelling_in_diagnosis', d.number, NULL, d.department_code FROM d JOIN pid p ON p.ref = 'dpe:' || d.number`);
     await c.run(`CREATE TABLE props AS SELECT p.id,
         coalesce(any_value(sp.building_id), any_value(d.building_id)) AS building_id,
         coalesce(any_value(sp.property_type), CASE any_value(d.dwelling_type) WHEN 'house' THEN 'house' ELSE 'apartment' END) AS type,
         arg_max(sp.lot, sp.date) FILTER (WHERE sp.property_type = 'apartment') AS lot, coalesce(arg_max(sp.parcel, sp.date), NULL) AS parcel,
         arg_max(d.floor, d.date) AS floor, coalesce(arg_max(d.surface, d.date), arg_max(sp.surface, sp.date)) AS living_area_m2, arg_max(sp.rooms, sp.date) AS rooms,
+        arg_max(sp.carrez, sp.date) FILTER (WHERE sp.carrez IS NOT NULL) AS carrez_area_m2,
         max(ev.date) AS last_event_on, any_value(ev.department_code) AS department_code
       FROM (SELECT DISTINCT id FROM pid) p JOIN ev ON ev.property_id = p.id
-      LEFT JOIN sp ON ev.type = 'sale' AND sp.id = ev.ref LEFT JOIN d ON ev.type = 'energy_diagnosis' AND d.number = ev.ref
+      LEFT JOIN sp ON ev.type = 'sale' AND sp.id = ev.ref AND sp.part IS NOT DISTINCT FROM ev.part LEFT JOIN d ON ev.type = 'energy_diagnosis' AND d.number = ev.ref
       GROUP BY p.id`);
     const departments = (await c.runAndReadAll('SELECT DISTINCT department_code AS d FROM props ORDER BY d')).getRowObjectsJS().map((r) => r.d as string);
     const out: PartitionSummary[] = [];

@@ -10,6 +10,7 @@ import { BUILDING_LINK_COLUMNS } from './buildings.ts';
 import { DIAGNOSIS_COLUMNS } from './diagnoses.ts';
 import { ID_MERGE_COLUMNS, ID_REGISTRY_COLUMNS } from './id-registry.ts';
 import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from './properties.ts';
+import { COPRO_COLUMNS } from './copro.ts';
 
 /**
  * The DuckDB column types of every table of TABLES, in file order: what the writers stage, what
@@ -37,4 +38,5 @@ export const TABLE_COLUMNS: Record<TableName, Readonly<Record<string, string>>> 
   building_links: BUILDING_LINK_COLUMNS,
   properties: PROPERTY_COLUMNS,
   property_events: PROPERTY_EVENT_COLUMNS,
+  copro: COPRO_COLUMNS,
 };

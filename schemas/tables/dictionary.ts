@@ -1,3 +1,4 @@
+import { SALE_UNIT_TYPE } from './sales.ts';
 import type { z } from 'zod';
 import { SOURCES } from '../../datasets/catalogue.ts';
 import { TABLE_COLUMNS } from './columns.ts';
@@ -8,6 +9,7 @@ import { BBOX_COLUMN, GEOMETRY_COLUMN, PARTITION_KEY, geoShapeOf } from './layou
 const READ_AS: Record<string, string> = {
   VARCHAR: 'string / varchar', 'VARCHAR[]': 'array<string> / array(varchar)', DOUBLE: 'double', INTEGER: 'int / integer',
   BIGINT: 'long / bigint', TINYINT: 'byte / tinyint', BOOLEAN: 'boolean', DATE: 'date',
+  [SALE_UNIT_TYPE]: 'array<struct<parcel, lots array<string>, kind, surface double, rooms int, carrez double>> / array(row(...))',
 };
 
 interface ColumnDoc { name: string; type: string; readAs: string; unit: string; nullable: boolean; description: string }

@@ -10,6 +10,7 @@ import { DiagnosisRow } from './diagnoses.ts';
 import { BuildingLinkRow } from './buildings.ts';
 import { PropertyEventRow, PropertyRow } from './properties.ts';
 import { IdMergeRow, IdRegistryRow } from './id-registry.ts';
+import { CoproRow } from './copro.ts';
 
 /**
  * Every table of data/<country>/ by name, with its row schema: what jobs declare they read and
@@ -37,6 +38,7 @@ export const TABLES = {
   building_links: BuildingLinkRow,
   properties: PropertyRow,
   property_events: PropertyEventRow,
+  copro: CoproRow,
 } as const satisfies Record<string, z.ZodType>;
 
 export type TableName = keyof typeof TABLES;

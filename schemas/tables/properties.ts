@@ -14,11 +14,12 @@ export const PropertyRow = z.object({
   floor: z.number().int().nullable().describe('from its latest diagnosis'),
   living_area_m2: z.number().nullable().describe('from its latest diagnosis, else its latest sale'),
   rooms: z.number().int().nullable().describe('from its latest sale'),
+  carrez_area_m2: z.number().nullable().describe('Carrez surface of its lots in its latest sale publishing one (DVF Surface Carrez du Nème lot)'),
   last_event_on: z.string().describe('DATE'),
   department_code: z.string(),
 });
 export const PROPERTY_COLUMNS = {
-  id: 'VARCHAR', building_id: 'VARCHAR', type: 'VARCHAR', lot: 'VARCHAR', parcel: 'VARCHAR', floor: 'INTEGER', living_area_m2: 'DOUBLE', rooms: 'INTEGER', last_event_on: 'DATE', department_code: 'VARCHAR',
+  id: 'VARCHAR', building_id: 'VARCHAR', type: 'VARCHAR', lot: 'VARCHAR', parcel: 'VARCHAR', floor: 'INTEGER', living_area_m2: 'DOUBLE', rooms: 'INTEGER', carrez_area_m2: 'DOUBLE', last_event_on: 'DATE', department_code: 'VARCHAR',
 } as const satisfies Record<keyof z.infer<typeof PropertyRow>, string>;
 
 /** Attachment reasons of an event to a property (spec 2.5), with their labels. */
@@ -39,8 +40,9 @@ export const PropertyEventRow = z.object({
   level: z.enum(['sure', 'probable']),
   reason: z.enum(Object.keys(ATTACHMENT_REASONS) as [AttachmentReason, ...AttachmentReason[]]),
   ref: z.string().describe('the sale id (sales.id) or the diagnosis number (diagnoses.number)'),
+  part: z.string().nullable().describe("for a deed of several dwellings, the unit of the sale this property is (sales.units: '<parcel>:<lots>'); null when the event is the whole deed"),
   department_code: z.string(),
 });
 export const PROPERTY_EVENT_COLUMNS = {
-  property_id: 'VARCHAR', event_id: 'VARCHAR', type: 'VARCHAR', date: 'DATE', level: 'VARCHAR', reason: 'VARCHAR', ref: 'VARCHAR', department_code: 'VARCHAR',
+  property_id: 'VARCHAR', event_id: 'VARCHAR', type: 'VARCHAR', date: 'DATE', level: 'VARCHAR', reason: 'VARCHAR', ref: 'VARCHAR', part: 'VARCHAR', department_code: 'VARCHAR',
 } as const satisfies Record<keyof z.infer<typeof PropertyEventRow>, string>;

@@ -5,6 +5,21 @@ export const SalePropertyType = z.enum(['apartment', 'house', 'other']);
 export type SalePropertyType = z.infer<typeof SalePropertyType>;
 
 /**
+ * One dwelling of a deed, told apart from the others by the file: its parcel and its own lots, with
+ * the surface, rooms and Carrez surface of its line. The deed's price is the whole deed's.
+ */
+export const SaleUnit = z.object({
+  parcel: z.string(),
+  lots: z.array(z.string()).nullable().describe('its lots, sorted; null for an unlotted dwelling (a house on its parcel)'),
+  kind: z.enum(['apartment', 'house']),
+  surface: z.number().nullable().describe('surface_reelle_bati of its line').meta({ unit: 'm²' }),
+  rooms: z.number().int().nullable(),
+  carrez: z.number().nullable().describe('sum of the Carrez surfaces published for its lots').meta({ unit: 'm²' }),
+});
+export type SaleUnit = z.infer<typeof SaleUnit>;
+export const SALE_UNIT_TYPE = 'STRUCT(parcel VARCHAR, lots VARCHAR[], kind VARCHAR, surface DOUBLE, rooms INTEGER, carrez DOUBLE)[]';
+
+/**
  * Row of the table `sales` (data/fr/sales/<partition>.parquet): one sale (a DVF mutation, all its
  * lines), with its parcels and lots, sorted by `cell`. Written by fr.dvf from Etalab's geolocated
  * files and the DGFiP's raw files; read by the market routes and by analysts.
@@ -24,6 +39,8 @@ export const SaleRow = z.object({
   outbuildings: z.number().int().describe('Dépendance locals (cellars, parking spaces)'),
   parcels: z.array(z.string()).describe('cadastral parcel ids (14 characters), sorted'),
   lots: z.array(z.string()).nullable().describe('co-ownership lot numbers, sorted; null when the deed names none'),
+  carrez_area: z.number().nullable().describe('Carrez surface of the lots of its houses and apartments (Surface Carrez du 1er lot .. 5eme lot, each lot once), m2; null when the deed publishes none').meta({ unit: 'm²' }),
+  units: z.array(SaleUnit).nullable().describe('the dwellings of the deed the file tells apart (one dwelling line alone on its parcel with lots of its own, or alone and unlotted on its parcel); null when none is'),
   address: z.string().nullable().describe('address of the first line: number, suffix, street, postcode, commune'),
   commune_code: z.string().describe('INSEE commune code (Paris, Lyon, Marseille: the commune, not the arrondissement)'),
   arrondissement_code: z.string().nullable().describe('municipal arrondissement (Paris, Lyon, Marseille)'),
@@ -41,6 +58,6 @@ export type SaleRow = z.infer<typeof SaleRow>;
 export const SALE_COLUMNS = {
   id: 'VARCHAR', date: 'DATE', nature: 'VARCHAR', market_sale: 'BOOLEAN', price: 'DOUBLE', property_type: 'VARCHAR',
   dwellings: 'INTEGER', surface: 'DOUBLE', rooms: 'INTEGER', price_per_m2: 'DOUBLE', land_surface: 'DOUBLE', outbuildings: 'INTEGER',
-  parcels: 'VARCHAR[]', lots: 'VARCHAR[]', address: 'VARCHAR', commune_code: 'VARCHAR', arrondissement_code: 'VARCHAR',
+  parcels: 'VARCHAR[]', lots: 'VARCHAR[]', carrez_area: 'DOUBLE', units: SALE_UNIT_TYPE, address: 'VARCHAR', commune_code: 'VARCHAR', arrondissement_code: 'VARCHAR',
   department_code: 'VARCHAR', region_code: 'VARCHAR', iris_code: 'VARCHAR', longitude: 'DOUBLE', latitude: 'DOUBLE', position_source: 'VARCHAR', cell: 'BIGINT', source: 'VARCHAR',
 } as const satisfies Record<keyof SaleRow, string>;

@@ -19,7 +19,9 @@ export function lowerBound(cells: BigUint64Array, x: bigint): number {
 /** The table's files as an index saw them (path, size, modification time): a refresh that left them alone keeps the index. */
 function filesSignature(warehouse: Warehouse, country: Country, table: string): string {
   if (!warehouse.has(country, table)) return '';
-  return warehouse.filesWithCells(country, table, 0n, 2n ** 64n - 1n).sort().map((f) => {
+  // Every file of the table: a table without a cell column (zones, diagnoses, property events) has no cell statistics.
+  const files = warehouse.filesOf?.(country, table) ?? warehouse.filesWithCells(country, table, 0n, 2n ** 64n - 1n);
+  return [...files].sort().map((f) => {
     try { const s = statSync(f); return `${f}:${s.size}:${s.mtimeMs}`; } catch { return `${f}:gone`; }
   }).join('|');
 }

@@ -2,7 +2,13 @@ import { booleanPointInPolygon, randomPoint } from '@turf/turf';
 import { cellToChildren, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { compactCover, coverZone } from '../../../ingest/core/zone-cover.ts';
+import { compactCover, coverZone, narrowerThanCells } from '../../../ingest/core/zone-cover.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MultiPolygon } from 'geojson';
+import { REPO_ROOT } from '../../../ingest/jobs.ts';
+
+const JUVISY = join(REPO_ROOT, '../shared/realdata/fr/cadastre/cadastre-91326-parcelles.json');
 
 // A concave outline around the Place de la Bastille, [lng, lat].
 const polygon: Polygon = {
@@ -64,5 +70,32 @@ describe('compactCover', () => {
     const partial = [...grandchildren.slice(1), ...children.slice(1)];
     expect(new Set(compactCover(partial, 9))).toEqual(new Set(partial));
     expect(compactCover([parent, children[3]!, grandchildren[2]!], 9)).toEqual([parent]);
+  });
+});
+
+describe('coverZone of shapes narrower than a cell (parcels, footprints)', () => {
+  it.skipIf(!existsSync(JUVISY))('gives every real Juvisy parcel the cover the coarse-to-fine walk gives, at resolutions 9 and 11', () => {
+    const parcels = (JSON.parse(readFileSync(JUVISY, 'utf8')) as { features: { geometry: Polygon | MultiPolygon }[] }).features.map((f) => f.geometry);
+    expect(parcels.length).toBeGreaterThan(2800);
+    let shortcut = 0;
+    for (const res of [9, 11]) {
+      for (const g of parcels) {
+        if (narrowerThanCells(g, res)) shortcut++;
+        const fast = coverZone(g, res), full = coverZone(g, res, { smallShortcut: false });
+        expect([[...fast.interior].sort(), [...fast.border].sort()]).toEqual([[...full.interior].sort(), [...full.border].sort()]);
+      }
+    }
+    // Most parcels are narrower than a resolution-9 cell; at resolution 11 (about 25 m edges) many are not.
+    expect(shortcut).toBeGreaterThan(2800);
+    expect(shortcut).toBeLessThan(2 * parcels.length);
+  });
+
+  it('never takes the shortcut for a shape that holds a whole cell', () => {
+    expect(narrowerThanCells(polygon, 9)).toBe(false);
+    // A 20 m square holds no resolution-9 cell; a 4 km one holds some, and keeps them.
+    const square = (side: number): Polygon => ({ type: 'Polygon', coordinates: [[[2.3, 48.8], [2.3 + side, 48.8], [2.3 + side, 48.8 + side], [2.3, 48.8 + side], [2.3, 48.8]]] });
+    expect(narrowerThanCells(square(0.0002), 9)).toBe(true);
+    expect(narrowerThanCells(square(0.05), 9)).toBe(false);
+    expect(coverZone(square(0.05), 9).interior.length).toBeGreaterThan(0);
   });
 });

@@ -91,6 +91,35 @@ describe('fr.dvf on the committed samples', () => {
     expect(Number(check!.bad)).toBe(0);
   });
 
+  it('keeps the Carrez surface of the lots, and tells apart the dwellings of a deed by their own lots', async () => {
+    const block = plain((await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE id = '2022-402072'`))[0]!);
+    // Three flats (lots 3, 5, 7) and a shop (lot 1) on one parcel, each on its own line with its own lot: three dwellings told apart.
+    expect(block.units).toEqual([
+      { parcel: '75111000JM0180', lots: ['3'], kind: 'apartment', surface: 48, rooms: 2, carrez: 46.56 },
+      { parcel: '75111000JM0180', lots: ['5'], kind: 'apartment', surface: 61, rooms: 3, carrez: 59.17 },
+      { parcel: '75111000JM0180', lots: ['7'], kind: 'apartment', surface: 71, rooms: 3, carrez: 68.87 },
+    ]);
+    expect(block.carrez_area).toBeCloseTo(46.56 + 59.17 + 68.87, 6);
+    // Every sale against DuckDB reading the published files: the Carrez surfaces of the dwellings' lots, each lot once.
+    const expected = await analyst<{ id: string; carrez: number | null }>(`
+      WITH l AS (SELECT * FROM read_csv('${GEO_FILES}', all_varchar = true)),
+      lots AS (${[1, 2, 3, 4, 5].map((i) => `SELECT id_mutation, id_parcelle, lot${i}_numero AS lot, TRY_CAST(lot${i}_surface_carrez AS DOUBLE) AS carrez FROM l WHERE code_type_local IN ('1', '2')`).join(' UNION ALL ')})
+      SELECT id_mutation AS id, sum(carrez) AS carrez FROM (SELECT DISTINCT * FROM lots WHERE lot IS NOT NULL AND carrez IS NOT NULL) GROUP BY id_mutation ORDER BY id`);
+    const got = await analyst<{ id: string; carrez: number | null }>(`SELECT id, carrez_area AS carrez FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE source = 'fr.dvf' AND carrez_area IS NOT NULL ORDER BY id`);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(got.map((r) => [r.id, Math.round(r.carrez! * 100)])).toEqual(expected.map((r) => [r.id, Math.round(r.carrez! * 100)]));
+    // A flat sold alone is its own unit, with the Carrez surface of its lot.
+    const one = await analyst<{ n: bigint }>(`SELECT count(*) AS n FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE dwellings = 1 AND property_type = 'apartment' AND (len(units) <> 1 OR units[1].carrez IS DISTINCT FROM carrez_area)`);
+    expect(Number(one[0]!.n)).toBe(0);
+    // The DGFiP layout writes the Carrez surface with a decimal comma.
+    const raw = await analyst<{ lot: string; carrez: string; plan: string; section: string; commune: string }>(`SELECT "1er lot" AS lot, "Surface Carrez du 1er lot" AS carrez, "No plan" AS plan, "Section" AS section, "Code commune" AS commune
+      FROM read_csv('${SAMPLES}/ValeursFoncieres-2025-S1.txt', delim = '|', all_varchar = true) WHERE "Surface Carrez du 1er lot" IS NOT NULL AND "Code type local" = '2' LIMIT 1`);
+    expect(raw[0]!.carrez).toMatch(/,/);
+    const parcel = `75${raw[0]!.commune.padStart(3, '0')}000${raw[0]!.section.padStart(2, '0')}${raw[0]!.plan.padStart(4, '0')}`;
+    const dg = await analyst<{ carrez_area: number }>(`SELECT carrez_area FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE source = 'fr.dvf-dgfip' AND list_contains(parcels, '${parcel}') AND list_contains(lots, '${raw[0]!.lot}')`);
+    expect(dg[0]!.carrez_area).toBe(Number(raw[0]!.carrez.replace(',', '.')));
+  });
+
   it('reads the DGFiP text layout: French decimals, commune and parcel rebuilt from their parts, no position', async () => {
     const rows = await analyst<Record<string, unknown>>(`SELECT * FROM '${dataDir}/tables/sales/country=fr/*.parquet' WHERE source = 'fr.dvf-dgfip'`);
     expect(rows.every((r) => r.cell === null && r.iris_code === null)).toBe(true);
@@ -266,5 +295,14 @@ describe.skipIf(!existsSync(REAL))('fr.dvf on the real Abzac extract', () => {
     expect(rows.find((r) => r.id === '2021-527270')!.cell).not.toBeNull();
     // A flat with outbuildings on two parcels: 100 m², not 100 + outbuildings.
     expect(rows.find((r) => r.id === '2021-530714')).toMatchObject({ dwellings: 1, property_type: 'apartment', surface: 100, price_per_m2: 1530, outbuildings: 2 });
+    // No lot in the extract: no Carrez surface; the two flats of 2021-527270 share their parcel and have no lots: not told apart.
+    expect(rows.every((r) => r.carrez_area === null)).toBe(true);
+    expect(rows.find((r) => r.id === '2021-527270')!.units).toBeNull();
+    // Units against DuckDB reading the file: per deed, the parcels holding exactly one dwelling (the extract has no lots).
+    const expected = await analyst<{ id: string; n: bigint }>(`SELECT id_mutation AS id, count(*) FILTER (WHERE k = 1) AS n FROM (
+        SELECT id_mutation, id_parcelle, count(DISTINCT (code_type_local, surface_reelle_bati, nombre_pieces_principales)) AS k
+        FROM read_csv('${REAL}', all_varchar = true) WHERE code_type_local IN ('1', '2') GROUP BY ALL) GROUP BY id ORDER BY id`);
+    expect(expected.length).toBeGreaterThan(20);
+    expect(expected.map((e) => [e.id, Number(e.n)])).toEqual(expected.map((e) => [e.id, (rows.find((r) => r.id === e.id)!.units as unknown[] | null)?.length ?? 0]));
   });
 });

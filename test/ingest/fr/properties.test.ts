@@ -38,8 +38,26 @@ describe('fr.properties on the samples', () => {
     expect(owners.size).toBe(1);
   });
 
+  it('splits a deed of several dwellings into the properties its lots tell apart, each with its Carrez surface', async () => {
+    // 2022-402072: three flats (lots 3, 5, 7) and a shop (lot 1) sold in one deed, each on its own line.
+    const units = await duckRows<{ property_id: string; part: string; event_id: string; lot: string; carrez: number; area: number }>(`SELECT e.property_id, e.part, e.event_id, p.lot, p.carrez_area_m2 AS carrez, p.living_area_m2 AS area
+      FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') e JOIN read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') p ON p.id = e.property_id
+      WHERE e.ref = '2022-402072' ORDER BY e.part`);
+    expect(units.map((u) => [u.part, u.lot, u.carrez])).toEqual([['75111000JM0180:3', '3', 46.56], ['75111000JM0180:5', '5', 59.17], ['75111000JM0180:7', '7', 68.87]]);
+    // Their living area: the unit's line (48, 61, 71 m²), or a diagnosis within 3 % of it.
+    units.forEach((u, i) => expect(Math.abs(u.area / [48, 61, 71][i]! - 1)).toBeLessThanOrEqual(0.03));
+    expect(new Set(units.map((u) => u.property_id)).size).toBe(3);
+    expect(new Set(units.map((u) => u.event_id)).size).toBe(3);
+    // A one-dwelling flat keeps the Carrez surface of the deed's dwelling lots, as DuckDB reads them in fr/sales.
+    const flats = await duckRows<{ ok: boolean; n: bigint }>(`SELECT bool_and(p.carrez_area_m2 IS NOT DISTINCT FROM (SELECT s.carrez_area FROM read_parquet('${tableGlob(dataDir, 'fr', 'sales')}') s WHERE s.id = e.ref)) AS ok, count(*) AS n
+      FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') e JOIN read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') p ON p.id = e.property_id
+      WHERE e.type = 'sale' AND e.part IS NULL AND p.type = 'apartment' AND e.date = p.last_event_on`);
+    expect(Number(flats[0]!.n)).toBeGreaterThan(20);
+    expect(flats[0]!.ok).toBe(true);
+  });
+
   it('re-running changes no id', async () => {
-    const q = `SELECT property_id, event_id, ref FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') ORDER BY ref`;
+    const q = `SELECT property_id, event_id, ref, part FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') ORDER BY ref, part, property_id`;
     const before = await duckRows(q);
     await buildProperties(silentContext(dataDir));
     expect(await duckRows(q)).toEqual(before);

@@ -20,7 +20,7 @@ describe('docs/data-dictionary.md', () => {
     const doc = dataDictionary();
     for (const table of TABLE_NAMES) {
       expect(doc).toContain(`## \`${table}\``);
-      for (const [column, type] of Object.entries(TABLE_COLUMNS[table])) expect(doc).toMatch(new RegExp(`\\| \`${column}\` \\| ${type.replace(/[[\]]/g, '\\$&')} \\|`));
+      for (const [column, type] of Object.entries(TABLE_COLUMNS[table])) expect(doc).toMatch(new RegExp(`\\| \`${column}\` \\| ${type.replace(/[[\]()]/g, '\\$&')} \\|`));
     }
     for (const s of SOURCES.filter((x) => x.tables.length > 0)) expect(doc).toContain(`| \`${s.id}\` `);
     expect(tableColumns('sales').find((c) => c.name === 'parcels')).toMatchObject({ type: 'VARCHAR[]', nullable: false });

@@ -3,26 +3,55 @@ import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Feature } from '../../../../schemas/feature.ts';
 import type { FrBuilding } from '../../../../schemas/building.ts';
 import { BuildingAttributes } from '../../../../schemas/tables/buildings.ts';
+import { COPRO_ATTACHMENTS, type CoproAttachment } from '../../../../schemas/tables/copro.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
+import { buildingIndexOf, type BuildingDiagnosisRow, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
 import type { Resolved, Resolver } from '../types.ts';
 
 /** Characteristics of spec 2.7 whose sources are not ingested yet: null with reason unavailable. */
 const PENDING: Record<string, string> = {
   'heritage.historic_monument': 'Mérimée historic monuments', 'heritage.protected_area': 'protected areas (AC1, SPR)',
   'social_housing.dwellings': 'RPLS', fiber: 'ARCEP fibre deployment', legal_owners: 'legal persons owning premises',
-  electricity_per_meter: 'Enedis consumption per address', energy_potential: 'solar and geothermal potential', copro: 'RNIC co-ownership registry (fr.copro)',
+  electricity_per_meter: 'Enedis consumption per address', energy_potential: 'solar and geothermal potential',
   median_price_per_m2_24m: 'building-level market indicators', vs_sublocality_level2: 'building-level market indicators', risks: 'hazards at the building',
 };
 
-type DiagnosisRow = { number: string; date: string; energy_class: string | null; energy_per_m2: number | null; surface: number | null; floor: number | null; construction_year: number | null; building_levels: number | null; building_dwellings: number | null };
-type SaleRow = { id: string; date: string; lots: string | null; property_type: 'apartment' | 'house' | 'other'; rooms: number | null; surface: number | null; price: number | null; price_per_m2: number | null };
+type DiagnosisRow = BuildingDiagnosisRow;
+type SaleRow = BuildingSaleRow;
+
+type CoproDbRow = { registration_number: string; attachment: 'sure' | 'probable'; attachment_reason: CoproAttachment; name: string | null; registered_on: string | null; regulation_on: string | null;
+  construction_period: string | null; lots_total: number | null; lots_dwellings: number | null; lots_parking: number | null; manager_type: string | null; manager_name: string | null;
+  manager_siret: string | null; mandate_active: boolean | null; mandate_ends_on: string | null };
+
+/**
+ * The co-ownership registry's entry of a building (fr.copro), or null: a sure attachment before a
+ * probable one, then the most recently registered (a building may carry a main and a secondary
+ * syndicate, or a duplicate registration).
+ */
+export async function coproOf(warehouse: Warehouse, buildingId: string, locale: Locale): Promise<FrBuilding['copro']> {
+  const day = (c: string) => `strftime(${c}, '%Y-%m-%d') AS ${c}`;
+  const r = (await warehouse.query<CoproDbRow>(
+    `SELECT registration_number, attachment, attachment_reason, name, ${day('registered_on')}, ${day('regulation_on')}, construction_period, lots_total, lots_dwellings, lots_parking,
+       manager_type, manager_name, manager_siret, mandate_active, ${day('mandate_ends_on')}
+     FROM fr_copro WHERE building_id = $1 ORDER BY attachment = 'sure' DESC, registered_on DESC NULLS LAST, registration_number LIMIT 1`, [buildingId]))[0];
+  if (!r) return null;
+  const manager = [r.manager_type, r.manager_name, r.manager_siret, r.mandate_active, r.mandate_ends_on].every((v) => v === null) ? null
+    : { type: r.manager_type, name: r.manager_name, siret: r.manager_siret, mandate_active: r.mandate_active, mandate_ends_on: r.mandate_ends_on };
+  return {
+    name: r.name, registration_number: r.registration_number, registered_on: r.registered_on, regulation_on: r.regulation_on, construction_period: r.construction_period,
+    lots: { total: r.lots_total, dwellings: r.lots_dwellings, parking: r.lots_parking }, manager,
+    attachment: { level: r.attachment, reason: r.attachment_reason, label: COPRO_ATTACHMENTS[r.attachment_reason][locale] },
+  };
+}
 
 /** A Feature from the building record's values (most reliable first) and the diagnoses' (most recent first), or null. */
-export function featureOf(record: { value: number | string; document: { type: 'building_record'; date: string | null } }[], diagnoses: { value: number; date: string }[], unit: string | null): Feature | null {
+export function featureOf(record: { value: number | string; document: { type: 'building_record'; date: string | null } }[], diagnoses: { value: number; date: string }[], unit: string | null,
+  registry: { value: number; date: string | null }[] = []): Feature | null {
   const all = [
     ...record.map((r) => ({ value: r.value, document: r.document })),
     ...diagnoses.map((d) => ({ value: d.value, document: { type: 'energy_diagnosis' as const, date: d.date } })),
+    ...registry.map((c) => ({ value: c.value, document: { type: 'copro_registry' as const, date: c.date } })),
   ];
   if (all.length === 0) return null;
   const [first, ...others] = all;
@@ -39,17 +68,20 @@ export async function buildingRecord(warehouse: Warehouse, id: string): Promise<
   return rows[0] ? BuildingAttributes.parse(JSON.parse(rows[0].attributes)) : null;
 }
 
-/** data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its sales (by parcel). */
-export async function describeBuilding(warehouse: Warehouse, id: string, a: BuildingAttributes, _locale: Locale): Promise<Resolved> {
+/**
+ * data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its
+ * sales (by parcel): from the in-memory building index once built, else by SQL (same answers).
+ */
+export async function describeBuilding(warehouse: Warehouse, id: string, a: BuildingAttributes, locale: Locale, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<Resolved> {
   const missing: Missing = {};
   const warnings: Warning[] = [];
   const list = (xs: string[]) => xs.join('|');
-  const diagnoses = a.address_ids.length > 0 && warehouse.has('fr', 'diagnoses')
+  const diagnoses = index ? index.diagnoses(a.address_ids) : a.address_ids.length > 0 && warehouse.has('fr', 'diagnoses')
     ? await warehouse.query<DiagnosisRow>(
       `SELECT number, strftime(date, '%Y-%m-%d') AS date, energy_class, energy_per_m2, surface, floor, construction_year, building_levels, building_dwellings
        FROM fr_diagnoses WHERE NOT superseded AND list_contains(string_split($1, '|'), ban_id) ORDER BY date DESC, number`, [list(a.address_ids)])
     : [];
-  const sales = a.parcels.length > 0 && warehouse.has('fr', 'sales')
+  const sales = index ? index.sales(a.parcels) : a.parcels.length > 0 && warehouse.has('fr', 'sales')
     ? await warehouse.query<SaleRow>(
       `SELECT id, strftime(date, '%Y-%m-%d') AS date, array_to_string(lots, '|') AS lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
        WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(parcels, string_split($1, '|')) AND date >= DATE '2014-01-01'
@@ -57,21 +89,25 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     : [];
   // The property each sale and diagnosis is attached to (fr.properties), when it is.
   const refs = [...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)];
-  const owner = new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
-    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
+  const owner = index ? new Map(refs.flatMap((r) => { const o = index.owner(r); return o === undefined ? [] : [[r, o] as [string, string]]; })) : new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
+    // A deed split into several properties (one per dwelling: part) names none of them as a whole.
+    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref HAVING count(DISTINCT property_id) = 1`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
     : []);
   const fromDiagnoses = (k: 'construction_year' | 'building_levels' | 'building_dwellings') => diagnoses.filter((d) => d[k] !== null).map((d) => ({ value: d[k]!, date: d.date }));
+  const copro = warehouse.has('fr', 'copro') ? await coproOf(warehouse, id, locale) : null;
+  // The registry's dwelling lots (spec 2.5 document copro_registry): an alternative to the dwellings the building record counts.
+  const registryDwellings = copro?.lots.dwellings != null ? [{ value: copro.lots.dwellings, date: copro.registered_on }] : [];
   const building: FrBuilding = {
     status: 'ok', id, type: a.type,
     address: a.address_ids[0] && warehouse.has('fr', 'addresses') ? (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [a.address_ids[0]]))[0]?.label ?? null : null,
     construction_year: featureOf(a.construction_year, fromDiagnoses('construction_year'), null),
     levels: featureOf(a.levels, fromDiagnoses('building_levels'), 'count'),
-    dwellings: featureOf(a.dwellings, fromDiagnoses('building_dwellings'), 'count'),
+    dwellings: featureOf(a.dwellings, fromDiagnoses('building_dwellings'), 'count', registryDwellings),
     height_m: featureOf(a.height_m, [], null),
     footprint_m2: a.footprint_m2,
     materials: a.materials,
     heritage: { historic_monument: null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
-    electricity_per_meter: null, energy_potential: null, copro: null,
+    electricity_per_meter: null, energy_potential: null, copro,
     energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
     sales: sales.map((s) => ({
       date: s.date, lot: s.lots, property_id: owner.get(s.id) ?? null, type: s.property_type, rooms: s.rooms, surface: s.surface,
@@ -83,7 +119,10 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
   for (const [k, f] of [['type', a.type], ['construction_year', building.construction_year], ['levels', building.levels], ['dwellings', building.dwellings], ['height_m', building.height_m], ['footprint_m2', a.footprint_m2], ['materials.walls', a.materials.walls], ['materials.roof', a.materials.roof], ['address', building.address]] as const) {
     if (f === null) missing[k] = 'not_found';
   }
-  for (const [path, source] of Object.entries(PENDING)) {
+  const pending = warehouse.has('fr', 'copro') ? PENDING : { ...PENDING, copro: 'RNIC co-ownership registry (fr.copro)' };
+  // No registry entry: a house has no co-ownership; a flat building may simply not be registered.
+  if (warehouse.has('fr', 'copro') && building.copro === null) missing.copro = a.type === 'house' ? 'not_applicable' : 'not_found';
+  for (const [path, source] of Object.entries(pending)) {
     missing[path] = 'unavailable';
     warnings.push({ domain: 'building', code: 'data_unavailable', message: `${path}: not ingested yet (${source})` });
   }

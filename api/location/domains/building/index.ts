@@ -7,7 +7,7 @@ import { frBuilding } from './fr.ts';
 import { buildingByIdRoute, buildingRoute } from './routes.ts';
 
 /**
- * Building (spec 2.7): France from the RNB, the BDNB, the DPE and DVF (issue 17); Quebec to come;
+ * Building (spec 2.7): France from the RNB, the BDNB, the DPE, DVF and the RNIC (issue 17); Quebec to come;
  * Belgium publishes none.
  */
 export const buildingDomain: DomainModule = {
@@ -17,6 +17,6 @@ export const buildingDomain: DomainModule = {
   paths: { fr: ['/building', '/buildings/{building_id}', '/report'] },
   resolvers: { fr: frBuilding },
   schema: FrBuilding,
-  tables: { fr: [...BUILDING_TABLES, 'diagnoses', 'sales', 'addresses', 'property_events', ...ID_TABLES] },
+  tables: { fr: [...BUILDING_TABLES, 'diagnoses', 'sales', 'addresses', 'property_events', 'copro', ...ID_TABLES] },
   routes: { fr: (deps) => [buildingRoute(deps), buildingByIdRoute(deps)] },
 };

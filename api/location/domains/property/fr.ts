@@ -9,25 +9,37 @@ import { BUILDING_PRECISIONS } from '../../buildings.ts';
 import type { Resolved, Resolver } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
+import { buildingIndexOf, type BuildingIndex } from '../building/building-index.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
 type PropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
-type EventRow = { event_id: string; type: 'sale' | 'energy_diagnosis'; date: string; level: 'sure' | 'probable'; reason: AttachmentReason; ref: string };
+type EventRow = { event_id: string; type: 'sale' | 'energy_diagnosis'; date: string; level: 'sure' | 'probable'; reason: AttachmentReason; ref: string; part: string | null };
 type SaleRow = { id: string; date: string; price: number | null; price_per_m2: number | null; surface: number | null; rooms: number | null; market_sale: boolean; outbuildings: number; property_type: string; address: string | null;
-  iris_code: string | null; arrondissement_code: string | null; commune_code: string; department_code: string; region_code: string | null };
+  iris_code: string | null; arrondissement_code: string | null; commune_code: string; department_code: string; region_code: string | null; dwellings: number; carrez_area: number | null; units: string | null };
+/** A sale as it concerns one property: the deed, or its unit when the deed sold several dwellings (price the deed's). */
+type PropertySale = SaleRow & { deedDwellings: number | null; carrez: number | null };
 type DiagRow = { number: string; date: string; scheme: string; energy_class: string | null; energy_per_m2: number | null; climate_class: string | null; climate_per_m2: number | null; surface: number | null; floor: number | null; heating_energy: string | null; heating_system: string | null; address: string | null };
 
 const PROPERTY_COLS = `id, building_id, type, lot, parcel, floor, living_area_m2, rooms, strftime(last_event_on, '%Y-%m-%d') AS last_event_on`;
 
 /** The properties of a building, most recently active first. */
-export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string): Promise<PropertyRow[]> {
+export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<PropertyRow[]> {
   if (!warehouse.has('fr', 'properties')) return [];
+  if (index) return index.properties(buildingId);
   return warehouse.query<PropertyRow>(`SELECT ${PROPERTY_COLS} FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId]);
 }
 
 export async function propertyRecord(warehouse: Warehouse, id: string): Promise<PropertyRow | null> {
   if (!warehouse.has('fr', 'properties')) return null;
   return (await warehouse.query<PropertyRow>(`SELECT ${PROPERTY_COLS} FROM fr_properties WHERE id = $1 LIMIT 1`, [id]))[0] ?? null;
+}
+
+/** The sale as it concerns the property: its unit (surface, rooms, Carrez) when the event names one. */
+function asPropertySale(s: SaleRow, part: string | null): PropertySale {
+  if (part === null) return { ...s, deedDwellings: null, carrez: s.dwellings === 1 ? s.carrez_area : null };
+  const units = (s.units ? JSON.parse(s.units) : []) as { parcel: string; lots: string[] | null; surface: number | null; rooms: number | null; carrez: number | null }[];
+  const u = units.find((x) => `${x.parcel}:${(x.lots ?? []).join('|')}` === part);
+  return { ...s, surface: u?.surface ?? null, rooms: u?.rooms ?? null, price_per_m2: null, deedDwellings: s.dwellings, carrez: u?.carrez ?? null };
 }
 
 /** Zone columns of a sale, finest first, as market_indicators levels. */
@@ -83,23 +95,28 @@ export function storyOf(type: 'apartment' | 'house', sales: { date: string; pric
 export async function describeProperty(warehouse: Warehouse, clock: Clock, p: PropertyRow, locale: Locale): Promise<Resolved> {
   const missing: Missing = {};
   const warnings: Warning[] = [];
-  const events = await warehouse.query<EventRow>(`SELECT event_id, type, strftime(date, '%Y-%m-%d') AS date, level, reason, ref FROM fr_property_events WHERE property_id = $1 ORDER BY date DESC, event_id`, [p.id]);
+  const events = await warehouse.query<EventRow>(`SELECT event_id, type, strftime(date, '%Y-%m-%d') AS date, level, reason, ref, part FROM fr_property_events WHERE property_id = $1 ORDER BY date DESC, event_id`, [p.id]);
   const saleIds = events.filter((e) => e.type === 'sale').map((e) => e.ref);
   const dpeIds = events.filter((e) => e.type === 'energy_diagnosis').map((e) => e.ref);
-  const sales = saleIds.length > 0 && warehouse.has('fr', 'sales') ? await warehouse.query<SaleRow>(
-    `SELECT id, strftime(date, '%Y-%m-%d') AS date, price, price_per_m2, surface, rooms, market_sale, outbuildings, property_type, address, iris_code, arrondissement_code, commune_code, department_code, region_code
+  const deeds = saleIds.length > 0 && warehouse.has('fr', 'sales') ? await warehouse.query<SaleRow>(
+    `SELECT id, strftime(date, '%Y-%m-%d') AS date, price, price_per_m2, surface, rooms, market_sale, outbuildings, property_type, address, iris_code, arrondissement_code, commune_code, department_code, region_code,
+       dwellings, carrez_area, to_json(units)::VARCHAR AS units
      FROM fr_sales WHERE list_contains(string_split($1, '|'), id) ORDER BY date DESC, id`, [saleIds.join('|')]) : [];
+  const sales = deeds.map((s) => asPropertySale(s, events.find((e) => e.type === 'sale' && e.ref === s.id)?.part ?? null));
   const diags = dpeIds.length > 0 && warehouse.has('fr', 'diagnoses') ? await warehouse.query<DiagRow>(
     `SELECT number, strftime(date, '%Y-%m-%d') AS date, scheme, energy_class, energy_per_m2, climate_class, climate_per_m2, surface, floor, heating_energy, heating_system, address
      FROM fr_diagnoses WHERE list_contains(string_split($1, '|'), number) ORDER BY date DESC, number`, [dpeIds.join('|')]) : [];
   const saleOf = new Map(sales.map((s) => [s.id, s])), diagOf = new Map(diags.map((d) => [d.number, d]));
+  // Prices of a deed of several dwellings are not this property's: no price per m², no value from them.
+  const ownPrice = (s: PropertySale) => (s.deedDwellings === null ? s.price : null);
   const evs: Event[] = [];
   for (const e of events) {
     const attachment = { level: e.level, reason: e.reason, label: LABEL(e.reason, locale) };
     const s = saleOf.get(e.ref), d = diagOf.get(e.ref);
     if (e.type === 'sale' && s) evs.push({ id: e.event_id, type: 'sale', date: e.date, attachment, sale: {
-      price: { value: s.price ?? 0, unit: 'EUR' }, price_per_m2: s.price_per_m2 === null ? null : { value: Math.round(s.price_per_m2), unit: 'EUR/m2', surface_basis: 'surface_reelle_bati' },
-      surface: s.surface, rooms: s.rooms, market_sale: s.market_sale, annexes: s.outbuildings > 0 ? [`outbuildings:${s.outbuildings}`] : [] } });
+      price: { value: s.price ?? 0, unit: 'EUR' }, price_per_m2: s.price_per_m2 === null || s.deedDwellings !== null ? null : { value: Math.round(s.price_per_m2), unit: 'EUR/m2', surface_basis: 'surface_reelle_bati' },
+      surface: s.surface, rooms: s.rooms, market_sale: s.market_sale, annexes: s.outbuildings > 0 ? [`outbuildings:${s.outbuildings}`] : [],
+      ...(s.deedDwellings === null ? {} : { deed_dwellings: s.deedDwellings }) } });
     else if (e.type === 'energy_diagnosis' && d) evs.push({ id: e.event_id, type: 'energy_diagnosis', date: e.date, attachment, energy_diagnosis: {
       number: d.number, scheme: d.scheme, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, climate_class: d.climate_class, surface: d.surface, floor: d.floor,
       heating: { energy: d.heating_energy, system: d.heating_system } } });
@@ -115,28 +132,28 @@ export async function describeProperty(warehouse: Warehouse, clock: Clock, p: Pr
     return { value: first!.value, unit, document: { type: first!.type, date: first!.date }, alternatives: rest.filter((r) => !seen.has(r.value) && seen.add(r.value)).map((r) => ({ value: r.value, document: { type: r.type, date: r.date } })) };
   };
   const areas = [...diags.filter((d) => d.surface !== null).map((d) => ({ value: d.surface!, type: 'energy_diagnosis' as const, date: d.date })), ...sales.filter((s) => s.surface !== null).map((s) => ({ value: s.surface!, type: 'sale' as const, date: s.date }))];
-  const value = await indexedLastSale(warehouse, lastSale, p.type);
+  const valued = sales.find((s) => ownPrice(s) !== null) ?? null;
+  const value = await indexedLastSale(warehouse, valued, p.type);
   if (value.reason) missing.value_today = value.reason;
   let vs: number | null = null;
-  if (value.value && lastSale?.iris_code && lastSale.surface) {
-    const m = await warehouse.query<{ median: number }>(`SELECT median FROM fr_market_indicators WHERE level = 'sublocality_level2' AND code = $1 AND property_type = $2 AND period = '24m' AND reliability IS NOT NULL LIMIT 1`, [lastSale.iris_code, p.type]);
-    if (m[0]) vs = Math.round(((value.value.value / lastSale.surface) / m[0].median - 1) * 1000) / 10;
+  if (value.value && valued?.iris_code && valued.surface) {
+    const m = await warehouse.query<{ median: number }>(`SELECT median FROM fr_market_indicators WHERE level = 'sublocality_level2' AND code = $1 AND property_type = $2 AND period = '24m' AND reliability IS NOT NULL LIMIT 1`, [valued.iris_code, p.type]);
+    if (m[0]) vs = Math.round(((value.value.value / valued.surface) / m[0].median - 1) * 1000) / 10;
   }
   if (vs === null) missing.vs_sublocality_level2 = value.value ? 'insufficient_sample' : missing.value_today ?? 'not_found';
   const others = p.building_id ? (await propertiesOfBuilding(warehouse, p.building_id)).filter((o) => o.id !== p.id) : [];
   const property: FrProperty = {
     status: 'ok', id: p.id, building_id: p.building_id, type: p.type, address: lastSale?.address ?? d0?.address ?? null, lot: p.lot,
-    living_area_m2: feature(areas, 'm2'), carrez_area_m2: null,
+    living_area_m2: feature(areas, 'm2'), carrez_area_m2: feature(sales.filter((s) => s.carrez !== null).map((s) => ({ value: s.carrez!, type: 'sale' as const, date: s.date })), 'm2'),
     rooms: feature(sales.filter((s) => s.rooms !== null).map((s) => ({ value: s.rooms!, type: 'sale' as const, date: s.date })), 'count'),
     energy: d0 ? { scheme: d0.scheme, energy_class: d0.energy_class, energy_per_m2: d0.energy_per_m2, climate_class: d0.climate_class, climate_per_m2: d0.climate_per_m2, number: d0.number, date: d0.date } : null,
-    last_sale: lastSale ? { date: lastSale.date, price: lastSale.price === null ? null : { value: lastSale.price, unit: 'EUR' }, price_per_m2: lastSale.price_per_m2 === null ? null : { value: Math.round(lastSale.price_per_m2), unit: 'EUR/m2' }, surface_basis: lastSale.price_per_m2 === null ? null : 'surface_reelle_bati' } : null,
+    last_sale: lastSale ? { date: lastSale.date, price: ownPrice(lastSale) === null ? null : { value: lastSale.price!, unit: 'EUR' }, price_per_m2: lastSale.price_per_m2 === null || ownPrice(lastSale) === null ? null : { value: Math.round(lastSale.price_per_m2), unit: 'EUR/m2' }, surface_basis: lastSale.price_per_m2 === null || ownPrice(lastSale) === null ? null : 'surface_reelle_bati' } : null,
     value_today: value.value, vs_sublocality_level2: vs, events: events2,
-    story: storyOf(p.type, sales.map((s) => ({ date: s.date, price: s.price })), diags.map((d) => ({ date: d.date, energy_class: d.energy_class })), locale),
+    story: storyOf(p.type, sales.map((s) => ({ date: s.date, price: ownPrice(s) })), diags.map((d) => ({ date: d.date, energy_class: d.energy_class })), locale),
     others: others.map((o) => ({ id: o.id, type: o.type, lot: o.lot, floor: o.floor, living_area_m2: o.living_area_m2, last_event_on: o.last_event_on })),
     missing,
   };
-  // DVF publishes the built surface, not the Carrez surface of the lot, in the table served here.
-  missing.carrez_area_m2 = 'unavailable';
+  if (!property.carrez_area_m2) missing.carrez_area_m2 = 'not_found';
   if (!property.energy) missing.energy = 'not_found';
   if (!property.last_sale) missing.last_sale = 'not_found';
   if (!property.rooms) missing.rooms = 'not_found';

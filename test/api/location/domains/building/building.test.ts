@@ -7,6 +7,10 @@ import { ingestBuildings } from '../../../../../ingest/fr/buildings.ts';
 import { JOBS, REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { BuildingResponse } from '../../../../../api/location/domains/building/routes.ts';
 import { ErrorBody } from '../../../../../schemas/error.ts';
+import type { FrBuilding } from '../../../../../schemas/building.ts';
+import { buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
+import { buildingRecord, describeBuilding, featureOf } from '../../../../../api/location/domains/building/fr.ts';
+import { propertiesOfBuilding } from '../../../../../api/location/domains/property/fr.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -44,13 +48,55 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     expect(b.energy_diagnoses.length).toBeGreaterThan(0);
     expect(b.sales.length).toBeGreaterThan(0);
     expect(b.sales_attachment).toBe('parcel');
-    expect(body.meta.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^copro: not ingested yet/));
+    expect(body.meta.warnings.map((w) => w.message)).not.toContainEqual(expect.stringMatching(/^copro:/));
+    expect(b.copro === null ? b.missing.copro : b.copro.registration_number).toBeTruthy();
     // The location names it, and the by-id route serves the same building.
     const loc = await get(`/api/v1/fr/location?lat=${c[13]}&lng=${c[12]}`);
     expect(loc.json().data.location.building_id).toBe(b.id);
     const byId = await get(`/api/v1/fr/buildings/${b.id}`);
     expect(byId.statusCode).toBe(200);
     expect(byId.json().data.building).toEqual(b);
+  });
+
+  it('answers the same from the in-memory building index as by SQL, for every building of the samples', async () => {
+    const index = await buildingIndexReady(t.warehouse);
+    expect(index).not.toBeNull();
+    const ids = await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') ORDER BY id`);
+    let withSales = 0, withDiagnoses = 0;
+    for (const { id } of ids) {
+      const record = (await buildingRecord(t.warehouse, id))!;
+      const fromIndex = await describeBuilding(t.warehouse, id, record, 'fr', index);
+      expect(fromIndex).toEqual(await describeBuilding(t.warehouse, id, record, 'fr', null));
+      expect(await propertiesOfBuilding(t.warehouse, id, index)).toEqual(await propertiesOfBuilding(t.warehouse, id, null));
+      const b = fromIndex.value as Extract<FrBuilding, { id: string }>;
+      if (b.sales.length > 0) withSales++;
+      if (b.energy_diagnoses.length > 0) withDiagnoses++;
+    }
+    expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
+  });
+
+  it('serves the co-ownership registry entry of the building, sure by its parcel or probable by its address, with the label in the locale', async () => {
+    const at = async (lat: number, lng: number, locale = 'fr') => BuildingResponse.parse((await get(`/api/v1/fr/building?lat=${lat}&lng=${lng}&locale=${locale}`)).json()).data.building as Extract<FrBuilding, { id: string }>;
+    // 31 bis boulevard Beaumarchais: the registry names its parcel (Paris prefix form 75056103VS0035).
+    const sure = await at(48.855747, 2.368269);
+    expect(sure.copro).toEqual({
+      name: 'RESIDENCE BEAUMARCHAIS 31', registration_number: 'AA1234567', registered_on: '2017-03-14', regulation_on: '1956-04-12', construction_period: 'before_1949',
+      lots: { total: 24, dwellings: 9, parking: 0 },
+      manager: { type: 'professional', name: 'SYNDIC EXEMPLE PARIS', siret: '12345678900011', mandate_active: true, mandate_ends_on: '2026-06-30' },
+      attachment: { level: 'sure', reason: 'parcel_in_registry', label: 'Le registre des copropriétés désigne la parcelle du bâtiment' },
+    });
+    expect(sure.missing.copro).toBeUndefined();
+    // Its dwelling lots are an alternative to the dwellings of the building record: 9 in both here, so not repeated; another count is kept.
+    expect(sure.dwellings).toMatchObject({ value: 9, document: { type: 'building_record' } });
+    expect(sure.dwellings!.alternatives.some((x) => x.document.type === 'copro_registry')).toBe(false);
+    expect(featureOf([{ value: 12, document: { type: 'building_record', date: null } }], [], 'count', [{ value: 11, date: '2018-11-05' }])!.alternatives)
+      .toEqual([{ value: 11, document: { type: 'copro_registry', date: '2018-11-05' } }]);
+    // 71 boulevard Beaumarchais: no parcel in the registry, its reference address is the building's; a volunteer manager is not named.
+    const probable = await at(48.857993, 2.367731, 'en');
+    expect(probable.copro).toMatchObject({ registration_number: 'AB2345678', manager: { type: 'volunteer', name: null, siret: null }, attachment: { level: 'probable', reason: 'address_matches', label: 'The reference address of the registry is an address of the building' } });
+    // A building the registry does not name: null with reason not_found.
+    const none = await at(48.859142, 2.367443);
+    expect([none.copro, none.missing.copro]).toEqual([null, 'not_found']);
   });
 
   it('answers insufficient_precision at street precision, never the wrong building', async () => {
@@ -127,6 +173,20 @@ describe('the property domain: /report property, /properties/{id}', () => {
     expect(report.statusCode).toBe(200);
     expect(report.json().data.property).toEqual(body);
     expect(report.json().data.location.property_ids).toContain(p.id);
+  });
+
+  it('serves a flat of a deed of several dwellings: its own lot, surface and Carrez surface, the deed price flagged and not taken as its own', async () => {
+    const [u] = await duckRows<{ property_id: string }>(`SELECT property_id FROM read_parquet('${tableGlob(dataDir, 'fr', 'property_events')}') WHERE ref = '2022-402072' AND part = '75111000JM0180:5'`);
+    const body = (await get(`/api/v1/fr/properties/${u!.property_id}`)).json().data.property;
+    expect(body.lot).toBe('5');
+    expect(body.carrez_area_m2).toMatchObject({ value: 59.17, unit: 'm2', document: { type: 'sale', date: '2022-06-14' } });
+    const sale = body.events.find((e: { type: string }) => e.type === 'sale');
+    expect(sale.sale).toMatchObject({ price: { value: 2_150_000, unit: 'EUR' }, price_per_m2: null, surface: 61, deed_dwellings: 3 });
+    expect(body.last_sale).toMatchObject({ date: '2022-06-14', price: null, price_per_m2: null });
+    expect(body.value_today).toBeNull();
+    // A flat sold alone: the Carrez surface of its lot, from its deed.
+    const [flat] = await duckRows<{ id: string; carrez: number }>(`SELECT id, carrez_area_m2 AS carrez FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') WHERE carrez_area_m2 IS NOT NULL AND lot NOT IN ('3', '5', '7') ORDER BY id LIMIT 1`);
+    expect((await get(`/api/v1/fr/properties/${flat!.id}`)).json().data.property.carrez_area_m2.value).toBe(flat!.carrez);
   });
 
   it('answers 400 malformed, 404 property_not_found, and 301 when a new DPE version shows two properties to be one', async () => {
