@@ -111,7 +111,7 @@ describe('risks in France on the samples', () => {
       expect(risks.missing).toMatchObject({ 'hazards.radon': 'unavailable', 'hazards.seismic': 'unavailable', 'hazards.clay_shrink_swell': 'unavailable' });
       expect(warnings.some((w) => w.domain === 'risks' && w.message.startsWith('hazards.radon'))).toBe(true);
     } finally { await bare.close(); }
-  });
+  }, 300_000); // runs every other sample job first: minutes on a loaded machine
 });
 
 describe('clay shrink-swell in France on the samples', () => {
@@ -244,6 +244,44 @@ describe('soil information areas (SIS) in France on the samples', () => {
   });
 });
 
+
+describe("GASPAR's risks of the commune in France on the samples", () => {
+  const GASPAR = join(REPO_ROOT, 'datasets/fr/gaspar/risq_gaspar.csv');
+  it('lists at every address of the samples the risks the file gives its commune, by code, with the nomenclature\'s labels; null where the file has no row', async () => {
+    const addresses = await duckRows<{ code: string; lat: number; lng: number }>(
+      `SELECT locality_code AS code, any_value(latitude ORDER BY id) AS lat, any_value(longitude ORDER BY id) AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' GROUP BY ALL ORDER BY code`);
+    const file = await duckRows<{ code: string; risk: string; label: string }>(`SELECT lpad(cod_commune, 5, '0') AS code, num_risque AS risk, lib_risque AS label FROM read_csv('${GASPAR}', delim = ';', header = true, all_varchar = true)`);
+    let listed = 0, absent = 0;
+    for (const a of addresses) {
+      const { risks, location } = await risksAt(t, a.lat, a.lng, 'fr');
+      if (!location.zones.locality) continue;
+      const commune = location.zones.locality.code;
+      const expected = file.filter((r) => r.code === commune).sort((x, y) => (x.risk < y.risk ? -1 : 1));
+      expect(risks.locality?.zone.code, a.code).toBe(commune);
+      if (expected.length === 0) {
+        absent++;
+        expect(risks.locality!.known_risks).toBeNull();
+        expect(risks.missing['locality.known_risks']).toBe('not_found');
+      } else {
+        listed++;
+        // The sample's labels are the nomenclature's: served in French as the file writes them.
+        expect(risks.locality!.known_risks!.map((k) => [k.code, k.label]), commune).toEqual(expected.map((r) => [r.risk, r.label]));
+      }
+    }
+    expect(listed).toBeGreaterThan(2);
+    expect(absent).toBeGreaterThan(0);
+  });
+
+  it('keeps the types of GASPAR\'s risks out of hazards[]: flood known in Abzac is still not assessed at the point', async () => {
+    const abzac = (await duckRows<{ lat: number; lng: number }>(`SELECT latitude AS lat, longitude AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' WHERE locality_code = '33001' ORDER BY id LIMIT 1`))[0]!;
+    const { risks } = await risksAt(t, abzac.lat, abzac.lng);
+    expect(risks.locality!.known_risks!.find((k) => k.code === '11')).toEqual({ code: '11', label: 'Flood', type: 'flood' });
+    expect(risks.locality!.known_risks!.find((k) => k.code === '127')).toMatchObject({ type: 'clay_shrink_swell' });
+    expect(risks.locality!.updated_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(risks.hazards.map((h) => h.type)).not.toContain('flood');
+    expect(risks.not_assessed).toContain('flood');
+  });
+});
 
 describe('brush-clearing obligation in France on the samples', () => {
   it('is true inside an OLD zone and false outside, on both sides of every edge; not said at street precision', async () => {
