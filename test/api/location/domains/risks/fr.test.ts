@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { booleanPointInPolygon, pointOnFeature } from '@turf/turf';
+import proj4 from 'proj4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogHazardsResponse } from '../../../../../api/location/catalog.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
@@ -85,7 +86,10 @@ describe('risks in France on the samples', () => {
     // What is not ingested yet is null with its reason, and named in meta.warnings.
     expect(risks.obligations).toEqual({ brush_clearing: false });
     expect(risks.polluted_sites?.inside).toEqual([]);
-    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.contaminated_land': 'unavailable' });
+    // BASOL is served (contaminated_land counted); no source of suspected land is ingested.
+    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.suspected_land': 'unavailable' });
+    expect(risks.missing['polluted_sites.counts.contaminated_land']).toBeUndefined();
+    expect(risks.polluted_sites?.counts.contaminated_land).toBe(0);
     expect(risks.missing['polluted_sites.inside']).toBeUndefined();
     expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['polluted_sites']);
   });
@@ -165,13 +169,28 @@ describe('polluted sites in France on the samples', () => {
      FROM read_csv('${SITES}', delim = ';', header = true, all_varchar = true)
      WHERE result_score::DOUBLE >= 0.5 AND latitude <> '') WHERE d <= ${r} ORDER BY d, id`);
 
-  it('counts the former industrial sites within the radius and lists the nearest, as DuckDB reads the file', async () => {
+  const L2E = '+proj=lcc +lat_1=46.8 +lat_0=46.8 +lon_0=0 +k_0=0.99987742 +x_0=600000 +y_0=2200000 +a=6378249.2 +b=6356515 +towgs84=-168,-60,320,0,0,0,0 +pm=paris +units=m +no_defs';
+  const basolSites = async () => (await duckRows<{ id: string; etat: string; x: string; y: string }>(
+    `SELECT numero_basol AS id, sp2_etat AS etat, sp1_x AS x, sp1_y AS y FROM read_csv('${join(REPO_ROOT, 'datasets/fr/polluted-sites/basol.csv')}', delim = ';', header = true, all_varchar = true)`))
+    .map((r) => { const [lng, lat] = proj4(L2E, 'EPSG:4326', [Number(r.x), Number(r.y)]); return { id: r.id, etat: r.etat, lat: lat!, lng: lng! }; });
+  const haversine = (la1: number, lo1: number, la2: number, lo2: number) => {
+    const r = Math.PI / 180;
+    return 2 * 6371008.8 * Math.asin(Math.sqrt(Math.sin(((la2 - la1) * r) / 2) ** 2 + Math.cos(la1 * r) * Math.cos(la2 * r) * Math.sin(((lo2 - lo1) * r) / 2) ** 2));
+  };
+
+  it('counts the former industrial sites (geocoded BASIAS) and the contaminated land (BASOL) within the radius and lists the nearest, as read from the files', async () => {
     for (const [lat, lng, radius] of [[48.8597, 2.36745, 500], [48.8597, 2.36745, 2000], [48.8597, 2.36745, 100], [45.0136, -0.1291, 500]] as const) {
       const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&radius=${radius}&locale=en`));
       const sites = FrRisks.parse(body.data.risks).polluted_sites!;
       const expected = await within(lat, lng, radius);
       expect(sites.counts.former_industrial_activity, `${lat},${lng} r=${radius}`).toEqual(expected.length);
-      expect(sites.counts.contaminated_land).toBeNull();
+      // BASOL's sites: positions from the file's Lambert II étendu pair (an independent reading of the Lambert-93 pair served).
+      const basol = (await basolSites()).map((b) => ({ ...b, d: haversine(lat, lng, b.lat, b.lng) })).filter((b) => b.d <= radius).sort((a, b) => a.d - b.d);
+      expect(sites.counts.contaminated_land, `${lat},${lng} r=${radius}`).toBe(basol.length);
+      for (const b of basol) {
+        const item = sites.items.find((i) => i.type === 'contaminated_land' && i.status === b.etat);
+        if (item) expect(Math.abs(item.distance_m - b.d), b.id).toBeLessThan(5);
+      }
       expect(sites.items.filter((i) => i.type === 'former_industrial_activity').map((i) => [i.type, i.address, i.distance_m]))
         .toEqual(expected.slice(0, 10 - sites.items.filter((i) => i.type !== 'former_industrial_activity').length).map((e) => ['former_industrial_activity', e.address, Math.round(e.d)]));
     }
