@@ -142,6 +142,30 @@ describe('clay shrink-swell in France on the samples', () => {
     expect(west.risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
   });
 
+  it('serves clay with scope building at an address whose building is known (fr.buildings), point where the position has no building', async () => {
+    const clay = (await duckRows<{ geometry: string; level: string }>(`SELECT geometry, json_extract_string(attributes, '$.level') AS level FROM '${dataDir}/tables/hazard_areas/country=fr/*.parquet' WHERE layer = 'clay_shrink_swell'`))
+      .map((r) => ({ g: JSON.parse(r.geometry), level: r.level }));
+    const addresses = await duckRows<{ label: string; lat: number; lng: number }>(`SELECT label, latitude AS lat, longitude AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' ORDER BY id`);
+    let building = 0, point = 0;
+    for (const a of addresses) {
+      const containing = clay.filter((c) => booleanPointInPolygon([a.lng, a.lat], c.g));
+      if (containing.length === 0) continue;
+      const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent(a.label)}&include=risks&locale=en`));
+      if (body.data.location.precision !== 'address') continue;
+      const served = FrRisks.parse(body.data.risks).hazards.find((h) => h.type === 'clay_shrink_swell');
+      const { latitude, longitude } = body.data.location;
+      const here = clay.filter((c) => booleanPointInPolygon([longitude, latitude], c.g));
+      if (here.length === 0) continue;
+      if (body.data.location.building_id) { building++; expect(served, a.label).toMatchObject({ scope: 'building' }); } else { point++; expect(served, a.label).toMatchObject({ scope: 'point' }); }
+      expect(['low', 'moderate', 'high']).toContain(served!.level);
+    }
+    expect(building, 'addresses with a known building inside a clay polygon').toBeGreaterThan(0);
+    // The same building's point given as a position (no address, so no building): scope point.
+    const { risks } = await risksAt(t, 48.8597, 2.36745);
+    expect(risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toMatchObject({ scope: 'point' });
+    expect(building + point).toBeGreaterThan(0);
+  });
+
   it('does not serve clay for a position known only to the commune or the street, but keeps the commune hazards', async () => {
     for (const [address, precision] of [['Abzac', 'locality'], ['Route de Coutras 33230 Abzac', 'street']] as const) {
       const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent(address)}&include=risks&locale=en`));
