@@ -43,6 +43,27 @@ export async function valuesOfZones(warehouse: Warehouse, country: Country, tabl
   return warehouse.query<ZoneValue>(`SELECT * FROM (${scans.join(' UNION ALL ')}) ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code`, params);
 }
 
+const indicatorCache = new WeakMap<Warehouse, Map<string, { generation: number; indicators: Promise<Set<string>> }>>();
+
+/**
+ * The indicators a zone-values table holds, read once per warehouse refresh: whether a source is
+ * served at all (an absent commune is not an outage) is asked on requests, and a scan of the
+ * indicator column for an indicator never ingested reads the whole table.
+ */
+export function zoneValueIndicators(warehouse: Warehouse, country: Country, table: string): Promise<Set<string>> {
+  if (!warehouse.has(country, table)) return Promise.resolve(new Set());
+  let byTable = indicatorCache.get(warehouse);
+  if (!byTable) indicatorCache.set(warehouse, (byTable = new Map()));
+  const key = `${country}_${table}`;
+  const hit = byTable.get(key);
+  if (hit && hit.generation === warehouse.generation) return hit.indicators;
+  const indicators = warehouse.query<{ indicator: string }>(`SELECT DISTINCT indicator FROM ${key}`).then((rows) => new Set(rows.map((r) => r.indicator)));
+  // A failed read is not kept: the next request asks again.
+  indicators.catch(() => byTable.delete(key));
+  byTable.set(key, { generation: warehouse.generation, indicators });
+  return indicators;
+}
+
 /** What a zone route serves: the zone's own latest values, never a wider zone's. */
 export async function valuesOfZone(warehouse: Warehouse, country: Country, table: string, level: string, code: string): Promise<ZoneValue[]> {
   return latest(await valuesOfZones(warehouse, country, table, [{ level, code }]));

@@ -12,12 +12,14 @@ import { BRUSH_CLEARING_LAYER, brushClearingSource } from '../../../../datasets/
 import { areasAt } from '../../kinds/areas.ts';
 import { pointsAround } from '../../kinds/points.ts';
 import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
-import { finestValue, updatedOnOf, valuesOfZones, type ZoneValue } from '../../kinds/zone-values.ts';
+import { finestValue, updatedOnOf, valuesOfZones, zoneValueIndicators, type ZoneValue } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
 import { servedLayers } from './mapped.ts';
 
 const TABLE = 'zone_values';
+/** The hazard indicators of zone_values copied in memory at each refresh (index.ts): what requests read. */
+export const HAZARD_VALUES = 'zone_values_hazards';
 const AREAS = 'hazard_areas';
 const CLAY_LEVELS: readonly HazardLevel[] = ['low', 'moderate', 'high'];
 
@@ -46,8 +48,8 @@ export const frRisks: Resolver = async (deps, ctx) => {
   const hazards: Hazard[] = [];
   const assessed: HazardType[] = [];
   const notAssessed: HazardType[] = [];
-  const ingested = deps.warehouse.has('fr', TABLE);
-  const rows = ingested ? await valuesOfZones(deps.warehouse, 'fr', TABLE, zones, [...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]) : [];
+  const ingested = deps.warehouse.has('fr', HAZARD_VALUES);
+  const rows = ingested ? await valuesOfZones(deps.warehouse, 'fr', HAZARD_VALUES, zones, [...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]) : [];
   let unavailable = 0;
   for (const h of COMMUNE_HAZARDS) {
     const chosen = finestValue(rows, zones, h.indicator);
@@ -138,8 +140,7 @@ async function localityAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolve
 
 /** Whether the table holds the indicator anywhere (a commune absent from a served source is not an outage). */
 async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): Promise<boolean> {
-  const rows = await deps.warehouse.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM fr_${TABLE} WHERE indicator = $1 LIMIT 1)`, [indicator]);
-  return (rows[0]?.n ?? 0) > 0;
+  return (await zoneValueIndicators(deps.warehouse, 'fr', HAZARD_VALUES)).has(indicator);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DomainModule } from '../types.ts';
 import { RISKS_FIELDS } from './fields.ts';
 import { beRisks } from './be.ts';
 import { caRisks } from './ca.ts';
-import { frRisks } from './fr.ts';
+import { frRisks, HAZARD_VALUES } from './fr.ts';
 import { risksRoute } from './routes.ts';
 
 /**
@@ -21,5 +21,7 @@ export const risksDomain: DomainModule = {
   resolvers: { fr: frRisks, ca: caRisks, be: beRisks },
   schema: z.union([FrRisks, CaRisks, BeRisks]),
   tables: { fr: ['zone_values', 'hazard_areas', 'hazard_areas_cells', 'polluted_sites'], ca: ['hazard_areas', 'hazard_areas_cells', 'polluted_sites'], be: ['hazard_areas', 'hazard_areas_cells', 'polluted_sites'] },
+  // France's commune classes (radon, seismic, GASPAR: a few hundred thousand rows) in memory: read on every report, a query on the Parquet of all zone values costs milliseconds.
+  memoryTables: { [HAZARD_VALUES]: { from: 'zone_values', select: "SELECT * FROM {src} WHERE starts_with(indicator, 'hazard.') ORDER BY level, code" } },
   routes: { ca: (deps) => [risksRoute('ca', CaRisks, caRisks, deps)], be: (deps) => [risksRoute('be', BeRisks, beRisks, deps)] },
 };
