@@ -64,6 +64,30 @@ export function zoneValueIndicators(warehouse: Warehouse, country: Country, tabl
   return indicators;
 }
 
+const mapCache = new WeakMap<Warehouse, Map<string, { generation: number; byZone: Promise<Map<string, ZoneValue[]>> }>>();
+
+/**
+ * Every row of a small zone-values table (a memory table: France's hazard classes by commune) by
+ * zone (`level|code`), read once per warehouse refresh: a lookup per report instead of a DuckDB
+ * query. Only for tables of a few hundred thousand rows.
+ */
+export function zoneValuesByZone(warehouse: Warehouse, country: Country, table: string): Promise<Map<string, ZoneValue[]>> {
+  if (!warehouse.has(country, table)) return Promise.resolve(new Map());
+  let byTable = mapCache.get(warehouse);
+  if (!byTable) mapCache.set(warehouse, (byTable = new Map()));
+  const key = `${country}_${table}`;
+  const hit = byTable.get(key);
+  if (hit && hit.generation === warehouse.generation) return hit.byZone;
+  const byZone = warehouse.query<ZoneValue>(`SELECT ${COLUMNS} FROM ${key} ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code`).then((rows) => {
+    const m = new Map<string, ZoneValue[]>();
+    for (const r of rows) { const k = `${r.level}|${r.code}`; const list = m.get(k); if (list) list.push(r); else m.set(k, [r]); }
+    return m;
+  });
+  byZone.catch(() => byTable.delete(key));
+  byTable.set(key, { generation: warehouse.generation, byZone });
+  return byZone;
+}
+
 /** What a zone route serves: the zone's own latest values, never a wider zone's. */
 export async function valuesOfZone(warehouse: Warehouse, country: Country, table: string, level: string, code: string): Promise<ZoneValue[]> {
   return latest(await valuesOfZones(warehouse, country, table, [{ level, code }]));

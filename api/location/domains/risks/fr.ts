@@ -12,7 +12,7 @@ import { BRUSH_CLEARING_LAYER, brushClearingSource } from '../../../../datasets/
 import { areasAt } from '../../kinds/areas.ts';
 import { pointsAround } from '../../kinds/points.ts';
 import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
-import { finestValue, updatedOnOf, valuesOfZones, zoneValueIndicators, type ZoneValue } from '../../kinds/zone-values.ts';
+import { finestValue, updatedOnOf, zoneValueIndicators, zoneValuesByZone, type ZoneValue } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
 import { servedLayers } from './mapped.ts';
@@ -49,7 +49,10 @@ export const frRisks: Resolver = async (deps, ctx) => {
   const assessed: HazardType[] = [];
   const notAssessed: HazardType[] = [];
   const ingested = deps.warehouse.has('fr', HAZARD_VALUES);
-  const rows = ingested ? await valuesOfZones(deps.warehouse, 'fr', HAZARD_VALUES, zones, [...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]) : [];
+  // The commune classes from the in-process copy of the hazard values (a lookup, not a query).
+  const byZone = ingested ? await zoneValuesByZone(deps.warehouse, 'fr', HAZARD_VALUES) : new Map<string, ZoneValue[]>();
+  const wanted = new Set([...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]);
+  const rows = zones.flatMap((z) => byZone.get(`${z.level}|${z.code}`) ?? []).filter((r) => wanted.has(r.indicator));
   let unavailable = 0;
   for (const h of COMMUNE_HAZARDS) {
     const chosen = finestValue(rows, zones, h.indicator);
