@@ -9,7 +9,9 @@ import { risksRoute } from './routes.ts';
 
 /**
  * Risks (spec 2.10): hazards and polluted sites (issue 15). France: radon and seismic zone at the
- * commune of the point, clay exposure at the point or building, former industrial sites around; obligations and SIS areas to come. Quebec: flood,
+ * commune of the point, clay exposure at the point or building, the brush-clearing obligation, SIS
+ * areas containing the point, polluted sites around (BASIAS/CASIAS, BASOL, SIS), GASPAR's risks of
+ * the commune (locality). Quebec: flood,
  * landslide and coastal-erosion sectors containing the point, contaminated land around (/risks).
  * Belgium: the Brussels-Capital Region's flood map and soil-status parcels (elsewhere not_covered).
  */
