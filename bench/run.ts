@@ -20,6 +20,7 @@ import { benchBuildings } from './buildings.ts';
 import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
 import { benchOsmPbf } from './osm-pbf.ts';
+import { benchRisks } from './risks.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -158,6 +159,13 @@ if (what === 'all' || what === 'places') {
 }
 // osm-pbf: [--nodes N] (default 4,000,000) [--rounds N]: the .osm.pbf reader against inflating the same blobs
 if (what === 'all' || what === 'osm-pbf') results.osm_pbf = await benchOsmPbf(opt('nodes', 4_000_000), opt('rounds', 3));
+// risks: [--polygons N] (clay layer, default 300,000) [--sites N] (default 300,000) [--queries N] [--keep DIR] (keep the generated data there; reused when present) [--no-areas-index] (the DuckDB path of areas alone) [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_risks)
+if (what === 'risks') {
+  const i = args.indexOf('--postgis');
+  const postgis = args.includes('--no-postgis') ? null : i >= 0 ? args[i + 1]! : process.env.BENCH_RISKS_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_risks';
+  const k = args.indexOf('--keep');
+  results.risks = await benchRisks(opt('polygons', 300_000), opt('sites', 300_000), opt('queries', 1_000), postgis, (s) => console.error(s), k >= 0 ? args[k + 1]! : null, !args.includes('--no-areas-index'));
+}
 // Not in `all`: national scale takes long and most of the machine's memory.
 if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s));
 console.log(JSON.stringify(results, null, 2));

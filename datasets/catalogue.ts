@@ -8,6 +8,7 @@ import { rentsSource } from './fr/rents/source.ts';
 import { stationsSource } from './fr/stations/source.ts';
 import { radonSource } from './fr/radon/source.ts';
 import { seismicSource } from './fr/seismic/source.ts';
+import { gasparSource } from './fr/gaspar/source.ts';
 import { claySource } from './fr/clay/source.ts';
 import { pollutedSitesSource } from './fr/polluted-sites/source.ts';
 import { floodZonesSource } from './ca/flood-zones/source.ts';
@@ -58,7 +59,7 @@ export const SOURCES: readonly Source[] = [
   censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource, caTaxRatesSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
-  sisSource, brushClearingSource,
+  sisSource, brushClearingSource, gasparSource,
   cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource, rnicSource,
   bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
   frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource, beSchoolsFwbSource,

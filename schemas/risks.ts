@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IsoDate } from './common.ts';
 import { DomainStatus, Missing } from './domain.ts';
 import { Hazard, HazardLevel, HazardType } from './hazard.ts';
+import { Zone } from './zone.ts';
 
 /** summary of data.risks (spec 2.10): notable is every hazard of level moderate or above. */
 export const RisksSummary = z.object({
@@ -34,6 +35,22 @@ export const FrPollutedSites = z.object({
 });
 
 /**
+ * What is known of the commune (spec 2.10: "the domain also carries information of the commune"):
+ * GASPAR's list of the major risks of the commune. These are not hazards at the point: a risk
+ * listed for the commune says nothing of where in it (a flood plain is a part of the commune), so
+ * they are not in hazards[] and the types remain in not_assessed where no map is served (spec 2.5).
+ */
+export const FrLocalityRisks = z.object({
+  zone: Zone.describe('the commune the list is published for'),
+  known_risks: z.array(z.object({
+    code: z.string().describe("the risk's code in GASPAR's nomenclature (11 flood, 112 slow river overflow, 127 differential settlement...)"),
+    label: z.string().describe("the nomenclature's label, in the requested language"),
+    type: HazardType.nullable().describe('the hazard type of spec 2.5 the risk concerns; null for risks of no such type (technological, atmospheric, mining...)'),
+  })).nullable().describe("GASPAR's risks listed for the commune, by code as text (a family, then its kinds); null when the commune is not in the file (reason in missing)"),
+  updated_on: IsoDate.nullable().describe('publication date of the GASPAR file, or its import date'),
+});
+
+/**
  * data.risks in France (spec 2.10): hazards highest first, the types not assessed here, the
  * summary, the legal obligations of the commune, the polluted sites around. A part whose source
  * is not served is null, its reason in `missing` (spec 2.2).
@@ -45,6 +62,7 @@ export const FrRisks = z.object({
   summary: RisksSummary,
   obligations: z.object({ brush_clearing: z.boolean() }).nullable(),
   polluted_sites: FrPollutedSites.nullable(),
+  locality: FrLocalityRisks.nullable().describe('what is known of the commune of the point (GASPAR); null when not served here or the commune is unknown (reason in missing)'),
   missing: Missing,
 });
 export type FrRisks = z.infer<typeof FrRisks>;

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { brushClearingSource, BRUSH_CLEARING_LAYER } from '../../datasets/fr/brush-clearing/source.ts';
+import { gasparSource } from '../../datasets/fr/gaspar/source.ts';
 import { REPO_ROOT, defineJob } from '../core/define-job.ts';
 import { ingestHazardPolygons, textOf, type HazardLayer } from '../core/hazard-polygons.ts';
 import { option } from '../core/options.ts';
+import { ingestGaspar } from './gaspar.ts';
 
 /** Every OLD polygon is a zone under the obligation; its commune code kept when given. */
 export const FR_BRUSH_CLEARING: HazardLayer = {
@@ -12,17 +14,28 @@ export const FR_BRUSH_CLEARING: HazardLayer = {
 };
 
 /**
- * The commune-level legal information of France's risks (issue 15). Today: the brush-clearing
- * obligation zones (`--brush-clearing`, OLD polygons) into fr/hazard_areas. GASPAR's risks per
- * commune are not read yet (docs/status.md).
+ * The commune-level legal information of France's risks (issue 15): the brush-clearing
+ * obligation zones (`--brush-clearing`, OLD polygons) into fr/hazard_areas, and GASPAR's risks
+ * known per commune (`--gaspar`, risq_gaspar.csv) into fr/zone_values. Each input is its own
+ * partition: one replaces itself without touching the other.
  */
 export const riskCommunesJob = defineJob({
   id: 'fr.risk-communes',
-  summary: 'Brush-clearing obligation zones (OLD, GeoJSON or shapefile in the CRS it declares) -> fr/hazard_areas (layer brush_clearing, partition fr.brush-clearing); GASPAR not read yet',
-  sources: [brushClearingSource],
-  options: z.object({ 'brush-clearing': option.path('<zonage_old.geojson | .shp | .zip>'), layer: z.string().optional().describe('<layer name in a zip or folder>') }),
+  summary: 'Brush-clearing obligation zones (OLD, GeoJSON or shapefile) -> fr/hazard_areas (layer brush_clearing, partition fr.brush-clearing); GASPAR risks per commune (risq_gaspar.csv) -> fr/zone_values (partition fr.gaspar)',
+  sources: [brushClearingSource, gasparSource],
+  options: z.object({
+    'brush-clearing': option.path('<zonage_old.geojson | .shp | .zip>').optional(),
+    layer: z.string().optional().describe('<layer name in a zip or folder>'),
+    gaspar: option.path('<risq_gaspar.csv | ddrm_risq_gaspar_<date>.csv>').optional(),
+  }).refine((o) => o['brush-clearing'] !== undefined || o.gaspar !== undefined, { message: 'give --brush-clearing, --gaspar or both' }),
   reads: [],
-  writes: ['hazard_areas', 'hazard_areas_cells'],
-  samples: [['--brush-clearing', join(REPO_ROOT, 'datasets/fr/brush-clearing/zonage_old.geojson')]],
-  run: (ctx, o) => ingestHazardPolygons(ctx, { path: o['brush-clearing'], layer: o.layer }, FR_BRUSH_CLEARING),
+  writes: ['hazard_areas', 'hazard_areas_cells', 'zone_values'],
+  samples: [
+    ['--brush-clearing', join(REPO_ROOT, 'datasets/fr/brush-clearing/zonage_old.geojson')],
+    ['--gaspar', join(REPO_ROOT, 'datasets/fr/gaspar/risq_gaspar.csv')],
+  ],
+  run: async (ctx, o) => [
+    ...(o['brush-clearing'] ? await ingestHazardPolygons(ctx, { path: o['brush-clearing'], layer: o.layer }, FR_BRUSH_CLEARING) : []),
+    ...(o.gaspar ? await ingestGaspar(ctx, { path: o.gaspar }) : []),
+  ],
 });

@@ -6,6 +6,7 @@ import { areaCellsTable } from '../../../schemas/tables/areas.ts';
 import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
+import { areasIndexOf } from './areas-index.ts';
 
 /**
  * The API reader of the "areas" table kind (schemas/tables/areas.ts): every area containing a
@@ -17,10 +18,24 @@ export interface AreaHit { id: string; layer: string; attributes: Record<string,
 
 const list = (files: string[]) => `[${files.map(quotedString).join(', ')}]`;
 
+const byLayerThenId = (a: AreaHit, b: AreaHit) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1);
+
+/** Every area containing the point: from the in-process index once built (areas-index.ts), else through DuckDB; the same answer. */
 export async function areasAt(warehouse: Warehouse, country: Country, table: string, lng: number, lat: number): Promise<AreaHit[]> {
   const cellsTable = areaCellsTable(table);
   if (!warehouse.has(country, table) || !warehouse.has(country, cellsTable)) return [];
   const cells = cellAndAncestors(lat, lng, ZONE_COVER_RES);
+  const index = areasIndexOf(warehouse, country, table);
+  if (index) {
+    return index.at(cells, lng, lat).map((r) => ({ id: r.id, layer: r.layer, attributes: r.attributes ? JSON.parse(r.attributes) : null, source: r.source })).sort(byLayerThenId);
+  }
+  return areasAtSql(warehouse, country, table, lng, lat, cells);
+}
+
+/** The DuckDB path: before the index is built, above its memory budget, and as its reference in tests. */
+export async function areasAtSql(warehouse: Warehouse, country: Country, table: string, lng: number, lat: number, cells = cellAndAncestors(lat, lng, ZONE_COVER_RES)): Promise<AreaHit[]> {
+  const cellsTable = areaCellsTable(table);
+  if (!warehouse.has(country, table) || !warehouse.has(country, cellsTable)) return [];
   const files = [...new Set(cells.flatMap((c) => warehouse.filesWithCells(country, cellsTable, c, c)))];
   if (files.length === 0) return [];
   const cover = await warehouse.query<{ id: string; interior: boolean }>(
@@ -42,5 +57,26 @@ export async function areasAt(warehouse: Warehouse, country: Country, table: str
   return rows
     .filter((r) => interior.has(r.id) || (r.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(r.geometry) as Polygon | MultiPolygon)))
     .map((r) => ({ id: r.id, layer: r.layer, attributes: r.attributes ? JSON.parse(r.attributes) : null, source: r.source }))
-    .sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1));
+    .sort(byLayerThenId);
+}
+
+const layerCache = new WeakMap<Warehouse, Map<string, { generation: number; layers: Promise<Set<string>> }>>();
+
+/**
+ * Layers of an areas table holding at least one area (a layer not ingested is an outage, not an
+ * assessment), read once per warehouse refresh: a scan of the layer column would otherwise run
+ * several times on every request.
+ */
+export function areaLayers(warehouse: Warehouse, country: Country, table: string): Promise<Set<string>> {
+  if (!warehouse.has(country, table)) return Promise.resolve(new Set());
+  let byTable = layerCache.get(warehouse);
+  if (!byTable) layerCache.set(warehouse, (byTable = new Map()));
+  const key = `${country}_${table}`;
+  const hit = byTable.get(key);
+  if (hit && hit.generation === warehouse.generation) return hit.layers;
+  const layers = warehouse.query<{ layer: string }>(`SELECT DISTINCT layer FROM ${key}`).then((rows) => new Set(rows.map((r) => r.layer)));
+  // A failed read is not kept: the next request asks again.
+  layers.catch(() => byTable.delete(key));
+  byTable.set(key, { generation: warehouse.generation, layers });
+  return layers;
 }

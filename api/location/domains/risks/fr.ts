@@ -1,20 +1,25 @@
 import { RADON_INDICATOR } from '../../../../datasets/fr/radon/source.ts';
 import { SEISMIC_INDICATOR } from '../../../../datasets/fr/seismic/source.ts';
+import { GASPAR_INDICATOR } from '../../../../datasets/fr/gaspar/source.ts';
+import { GASPAR_RISKS } from '../../../../datasets/fr/gaspar/nomenclature.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Hazard, HazardLevel, HazardType } from '../../../../schemas/hazard.ts';
-import type { FrRisks } from '../../../../schemas/risks.ts';
+import type { FrLocalityRisks, FrRisks } from '../../../../schemas/risks.ts';
+import type { z } from 'zod';
 import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
 import { CLAY_LAYER } from '../../../../datasets/fr/clay/source.ts';
 import { BRUSH_CLEARING_LAYER, brushClearingSource } from '../../../../datasets/fr/brush-clearing/source.ts';
 import { areasAt } from '../../kinds/areas.ts';
 import { pointsAround } from '../../kinds/points.ts';
 import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
-import { finestValue, valuesOfZones } from '../../kinds/zone-values.ts';
+import { finestValue, updatedOnOf, zoneValueIndicators, zoneValuesByZone, type ZoneValue } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
 import { servedLayers } from './mapped.ts';
 
 const TABLE = 'zone_values';
+/** The hazard indicators of zone_values copied in memory at each refresh (index.ts): what requests read. */
+export const HAZARD_VALUES = 'zone_values_hazards';
 const AREAS = 'hazard_areas';
 const CLAY_LEVELS: readonly HazardLevel[] = ['low', 'moderate', 'high'];
 
@@ -43,8 +48,11 @@ export const frRisks: Resolver = async (deps, ctx) => {
   const hazards: Hazard[] = [];
   const assessed: HazardType[] = [];
   const notAssessed: HazardType[] = [];
-  const ingested = deps.warehouse.has('fr', TABLE);
-  const rows = ingested ? await valuesOfZones(deps.warehouse, 'fr', TABLE, zones, COMMUNE_HAZARDS.map((h) => h.indicator)) : [];
+  const ingested = deps.warehouse.has('fr', HAZARD_VALUES);
+  // The commune classes from the in-process copy of the hazard values (a lookup, not a query).
+  const byZone = ingested ? await zoneValuesByZone(deps.warehouse, 'fr', HAZARD_VALUES) : new Map<string, ZoneValue[]>();
+  const wanted = new Set([...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]);
+  const rows = zones.flatMap((z) => byZone.get(`${z.level}|${z.code}`) ?? []).filter((r) => wanted.has(r.indicator));
   let unavailable = 0;
   for (const h of COMMUNE_HAZARDS) {
     const chosen = finestValue(rows, zones, h.indicator);
@@ -78,8 +86,17 @@ export const frRisks: Resolver = async (deps, ctx) => {
     summary: { highest_level: hazards[0]?.level ?? null, notable: hazards.filter((h) => isNotable(h.level)).map((h) => h.type), assessed, not_assessed: notAssessed },
     obligations: null,
     polluted_sites: null,
+    locality: null,
     missing,
   };
+  const locality = await localityAt(deps, ctx, zones, rows.filter((r) => r.indicator === GASPAR_INDICATOR), ingested);
+  if ('reason' in locality) {
+    missing.locality = locality.reason;
+    if (locality.reason === 'unavailable') warnings.push({ domain: 'risks', code: 'data_unavailable', message: 'locality: its source (fr.gaspar, job fr.risk-communes) is not ingested on this service' });
+  } else {
+    value.locality = locality.value;
+    if (locality.value.known_risks === null) missing['locality.known_risks'] = 'not_found';
+  }
   const brush = await brushClearingAt(deps, ctx);
   if (typeof brush === 'boolean') value.obligations = { brush_clearing: brush }; else {
     missing.obligations = brush.reason;
@@ -99,10 +116,34 @@ export const frRisks: Resolver = async (deps, ctx) => {
   return { value, warnings };
 };
 
+/**
+ * GASPAR's risks of the point's commune (spec 2.10, the information of the commune): the finest
+ * zone the file lists (an arrondissement, else the commune). A commune absent from a served file
+ * keeps its zone with known_risks null (not_found): the file says nothing of it.
+ */
+async function localityAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1], zones: Zone[], rows: ZoneValue[], ingested: boolean):
+  Promise<{ value: z.infer<typeof FrLocalityRisks> } | { reason: 'unavailable' | 'not_covered' }> {
+  if (!ingested || (rows.length === 0 && !(await hasIndicator(deps, GASPAR_INDICATOR)))) return { reason: 'unavailable' };
+  const commune = ctx.location.zones.locality;
+  const zone = zones.find((z) => rows.some((r) => r.level === z.level && r.code === z.code)) ?? commune;
+  if (!zone) return { reason: 'not_covered' };
+  const own = rows.filter((r) => r.level === zone.level && r.code === zone.code && r.value !== null && r.breakdown !== null);
+  if (own.length === 0) return { value: { zone, known_risks: null, updated_on: null } };
+  // Codes as text: each family (11) before its kinds (112, 113), then the next family (12); AUTRE last.
+  const known = own.map((r) => r.breakdown!).filter((c) => Object.hasOwn(GASPAR_RISKS, c)).sort();
+  const manifest = await deps.manifests.get('fr');
+  return {
+    value: {
+      zone,
+      known_risks: known.map((code) => ({ code, label: GASPAR_RISKS[code]![ctx.locale === 'en' ? 'en' : 'fr'], type: GASPAR_RISKS[code]!.type })),
+      updated_on: own.map((r) => updatedOnOf(r, manifest, TABLE, deps.clock.now())).sort().at(-1)!,
+    },
+  };
+}
+
 /** Whether the table holds the indicator anywhere (a commune absent from a served source is not an outage). */
 async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): Promise<boolean> {
-  const rows = await deps.warehouse.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (SELECT 1 FROM fr_${TABLE} WHERE indicator = $1 LIMIT 1)`, [indicator]);
-  return (rows[0]?.n ?? 0) > 0;
+  return (await zoneValueIndicators(deps.warehouse, 'fr', HAZARD_VALUES)).has(indicator);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Country } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Hazard, HazardLevel, HazardType } from '../../../../schemas/hazard.ts';
-import { areasAt } from '../../kinds/areas.ts';
+import { areaLayers, areasAt } from '../../kinds/areas.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardOf, isNotable } from './hazards.ts';
 
@@ -16,9 +16,8 @@ const AREAS = 'hazard_areas';
 const ORDER: readonly HazardLevel[] = ['very_low', 'low', 'moderate', 'present', 'high', 'very_high'];
 
 /** Layers of the table holding at least one area (a layer not ingested is an outage, not an assessment). */
-export async function servedLayers(deps: Deps, country: Country): Promise<Set<string>> {
-  const rows = await deps.warehouse.query<{ layer: string }>(`SELECT DISTINCT layer FROM ${country}_${AREAS}`);
-  return new Set(rows.map((r) => r.layer));
+export function servedLayers(deps: Deps, country: Country): Promise<Set<string>> {
+  return areaLayers(deps.warehouse, country, AREAS);
 }
 
 /**

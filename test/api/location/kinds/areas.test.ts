@@ -5,7 +5,8 @@ import { booleanPointInPolygon } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
-import { areasAt } from '../../../../api/location/kinds/areas.ts';
+import { areasAt, areasAtSql } from '../../../../api/location/kinds/areas.ts';
+import { areasIndexOf, areasIndexReady, buildAreasIndex } from '../../../../api/location/kinds/areas-index.ts';
 import { prng } from '../../../../datasets/fr/tools/addresses.ts';
 import { AreasWriter, type AreaInput } from '../../../../ingest/core/kinds/areas.ts';
 
@@ -40,11 +41,21 @@ const exact = (lng: number, lat: number) => areas
   .sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1));
 
 describe('areas table kind', () => {
-  it('gives every area containing a random point, as an exact test does', async () => {
+  it('gives every area containing a random point, as an exact test does, through DuckDB and through the in-process index', async () => {
+    const index = await areasIndexReady(warehouse, 'fr', 'test_areas');
+    expect(index?.size).toBe(areas.length);
+    expect(areasIndexOf(warehouse, 'fr', 'test_areas')).toBe(index);
     for (let i = 0; i < 300; i++) {
       const lng = 2.28 + rand() * 0.15, lat = 48.81 + rand() * 0.09;
-      expect(await areasAt(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(exact(lng, lat));
+      const expected = exact(lng, lat);
+      expect(await areasAtSql(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(expected);
+      expect(await areasAt(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(expected);
     }
+  });
+
+  it('builds no index above its memory budget (DuckDB answers) and none for a table absent here', async () => {
+    expect(await buildAreasIndex(warehouse, 'fr', 'test_areas', 1000)).toBeNull();
+    expect(await buildAreasIndex(warehouse, 'be', 'test_areas')).toBeNull();
   });
 
   it('answers exactly on both sides of every edge, holes included', async () => {
@@ -58,7 +69,11 @@ describe('areas table kind', () => {
         sides.push([x0! - e, my], [x0! + e, my], [x1! - e, my], [x1! + e, my], [mx, y0! - e], [mx, y0! + e], [mx, y1! - e], [mx, y1! + e]);
       }
     }
-    for (const [lng, lat] of sides) expect(await areasAt(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(exact(lng, lat));
+    expect(await areasIndexReady(warehouse, 'fr', 'test_areas')).not.toBeNull();
+    for (const [lng, lat] of sides) {
+      expect(await areasAtSql(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(exact(lng, lat));
+      expect(await areasAt(warehouse, 'fr', 'test_areas', lng, lat)).toEqual(exact(lng, lat));
+    }
     // Inside the hole of test.hole and inside it.
     expect((await areasAt(warehouse, 'fr', 'test_areas', 2.35, 48.85)).some((a) => a.id === 'test.hole')).toBe(false);
     expect((await areasAt(warehouse, 'fr', 'test_areas', 2.305, 48.87)).find((a) => a.id === 'test.hole')).toEqual({ id: 'test.hole', layer: 'clay_shrink_swell', attributes: { level: 'high' }, source: 'test' });

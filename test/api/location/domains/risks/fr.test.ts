@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { booleanPointInPolygon, pointOnFeature } from '@turf/turf';
+import proj4 from 'proj4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogHazardsResponse } from '../../../../../api/location/catalog.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
@@ -85,7 +86,10 @@ describe('risks in France on the samples', () => {
     // What is not ingested yet is null with its reason, and named in meta.warnings.
     expect(risks.obligations).toEqual({ brush_clearing: false });
     expect(risks.polluted_sites?.inside).toEqual([]);
-    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.contaminated_land': 'unavailable' });
+    // BASOL is served (contaminated_land counted); no source of suspected land is ingested.
+    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.suspected_land': 'unavailable' });
+    expect(risks.missing['polluted_sites.counts.contaminated_land']).toBeUndefined();
+    expect(risks.polluted_sites?.counts.contaminated_land).toBe(0);
     expect(risks.missing['polluted_sites.inside']).toBeUndefined();
     expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['polluted_sites']);
   });
@@ -111,7 +115,7 @@ describe('risks in France on the samples', () => {
       expect(risks.missing).toMatchObject({ 'hazards.radon': 'unavailable', 'hazards.seismic': 'unavailable', 'hazards.clay_shrink_swell': 'unavailable' });
       expect(warnings.some((w) => w.domain === 'risks' && w.message.startsWith('hazards.radon'))).toBe(true);
     } finally { await bare.close(); }
-  });
+  }, 300_000); // runs every other sample job first: minutes on a loaded machine
 });
 
 describe('clay shrink-swell in France on the samples', () => {
@@ -136,6 +140,30 @@ describe('clay shrink-swell in France on the samples', () => {
     expect(west.risks.hazards.some((h) => h.type === 'clay_shrink_swell')).toBe(false);
     expect(west.risks.not_assessed).toContain('clay_shrink_swell');
     expect(west.risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
+  });
+
+  it('serves clay with scope building at an address whose building is known (fr.buildings), point where the position has no building', async () => {
+    const clay = (await duckRows<{ geometry: string; level: string }>(`SELECT geometry, json_extract_string(attributes, '$.level') AS level FROM '${dataDir}/tables/hazard_areas/country=fr/*.parquet' WHERE layer = 'clay_shrink_swell'`))
+      .map((r) => ({ g: JSON.parse(r.geometry), level: r.level }));
+    const addresses = await duckRows<{ label: string; lat: number; lng: number }>(`SELECT label, latitude AS lat, longitude AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' ORDER BY id`);
+    let building = 0, point = 0;
+    for (const a of addresses) {
+      const containing = clay.filter((c) => booleanPointInPolygon([a.lng, a.lat], c.g));
+      if (containing.length === 0) continue;
+      const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?address=${encodeURIComponent(a.label)}&include=risks&locale=en`));
+      if (body.data.location.precision !== 'address') continue;
+      const served = FrRisks.parse(body.data.risks).hazards.find((h) => h.type === 'clay_shrink_swell');
+      const { latitude, longitude } = body.data.location;
+      const here = clay.filter((c) => booleanPointInPolygon([longitude, latitude], c.g));
+      if (here.length === 0) continue;
+      if (body.data.location.building_id) { building++; expect(served, a.label).toMatchObject({ scope: 'building' }); } else { point++; expect(served, a.label).toMatchObject({ scope: 'point' }); }
+      expect(['low', 'moderate', 'high']).toContain(served!.level);
+    }
+    expect(building, 'addresses with a known building inside a clay polygon').toBeGreaterThan(0);
+    // The same building's point given as a position (no address, so no building): scope point.
+    const { risks } = await risksAt(t, 48.8597, 2.36745);
+    expect(risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toMatchObject({ scope: 'point' });
+    expect(building + point).toBeGreaterThan(0);
   });
 
   it('does not serve clay for a position known only to the commune or the street, but keeps the commune hazards', async () => {
@@ -165,13 +193,28 @@ describe('polluted sites in France on the samples', () => {
      FROM read_csv('${SITES}', delim = ';', header = true, all_varchar = true)
      WHERE result_score::DOUBLE >= 0.5 AND latitude <> '') WHERE d <= ${r} ORDER BY d, id`);
 
-  it('counts the former industrial sites within the radius and lists the nearest, as DuckDB reads the file', async () => {
+  const L2E = '+proj=lcc +lat_1=46.8 +lat_0=46.8 +lon_0=0 +k_0=0.99987742 +x_0=600000 +y_0=2200000 +a=6378249.2 +b=6356515 +towgs84=-168,-60,320,0,0,0,0 +pm=paris +units=m +no_defs';
+  const basolSites = async () => (await duckRows<{ id: string; etat: string; x: string; y: string }>(
+    `SELECT numero_basol AS id, sp2_etat AS etat, sp1_x AS x, sp1_y AS y FROM read_csv('${join(REPO_ROOT, 'datasets/fr/polluted-sites/basol.csv')}', delim = ';', header = true, all_varchar = true)`))
+    .map((r) => { const [lng, lat] = proj4(L2E, 'EPSG:4326', [Number(r.x), Number(r.y)]); return { id: r.id, etat: r.etat, lat: lat!, lng: lng! }; });
+  const haversine = (la1: number, lo1: number, la2: number, lo2: number) => {
+    const r = Math.PI / 180;
+    return 2 * 6371008.8 * Math.asin(Math.sqrt(Math.sin(((la2 - la1) * r) / 2) ** 2 + Math.cos(la1 * r) * Math.cos(la2 * r) * Math.sin(((lo2 - lo1) * r) / 2) ** 2));
+  };
+
+  it('counts the former industrial sites (geocoded BASIAS) and the contaminated land (BASOL) within the radius and lists the nearest, as read from the files', async () => {
     for (const [lat, lng, radius] of [[48.8597, 2.36745, 500], [48.8597, 2.36745, 2000], [48.8597, 2.36745, 100], [45.0136, -0.1291, 500]] as const) {
       const body = ReportResponse.parse(await get(t, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&radius=${radius}&locale=en`));
       const sites = FrRisks.parse(body.data.risks).polluted_sites!;
       const expected = await within(lat, lng, radius);
       expect(sites.counts.former_industrial_activity, `${lat},${lng} r=${radius}`).toEqual(expected.length);
-      expect(sites.counts.contaminated_land).toBeNull();
+      // BASOL's sites: positions from the file's Lambert II étendu pair (an independent reading of the Lambert-93 pair served).
+      const basol = (await basolSites()).map((b) => ({ ...b, d: haversine(lat, lng, b.lat, b.lng) })).filter((b) => b.d <= radius).sort((a, b) => a.d - b.d);
+      expect(sites.counts.contaminated_land, `${lat},${lng} r=${radius}`).toBe(basol.length);
+      for (const b of basol) {
+        const item = sites.items.find((i) => i.type === 'contaminated_land' && i.status === b.etat);
+        if (item) expect(Math.abs(item.distance_m - b.d), b.id).toBeLessThan(5);
+      }
       expect(sites.items.filter((i) => i.type === 'former_industrial_activity').map((i) => [i.type, i.address, i.distance_m]))
         .toEqual(expected.slice(0, 10 - sites.items.filter((i) => i.type !== 'former_industrial_activity').length).map((e) => ['former_industrial_activity', e.address, Math.round(e.d)]));
     }
@@ -244,6 +287,44 @@ describe('soil information areas (SIS) in France on the samples', () => {
   });
 });
 
+
+describe("GASPAR's risks of the commune in France on the samples", () => {
+  const GASPAR = join(REPO_ROOT, 'datasets/fr/gaspar/risq_gaspar.csv');
+  it('lists at every address of the samples the risks the file gives its commune, by code, with the nomenclature\'s labels; null where the file has no row', async () => {
+    const addresses = await duckRows<{ code: string; lat: number; lng: number }>(
+      `SELECT locality_code AS code, any_value(latitude ORDER BY id) AS lat, any_value(longitude ORDER BY id) AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' GROUP BY ALL ORDER BY code`);
+    const file = await duckRows<{ code: string; risk: string; label: string }>(`SELECT lpad(cod_commune, 5, '0') AS code, num_risque AS risk, lib_risque AS label FROM read_csv('${GASPAR}', delim = ';', header = true, all_varchar = true)`);
+    let listed = 0, absent = 0;
+    for (const a of addresses) {
+      const { risks, location } = await risksAt(t, a.lat, a.lng, 'fr');
+      if (!location.zones.locality) continue;
+      const commune = location.zones.locality.code;
+      const expected = file.filter((r) => r.code === commune).sort((x, y) => (x.risk < y.risk ? -1 : 1));
+      expect(risks.locality?.zone.code, a.code).toBe(commune);
+      if (expected.length === 0) {
+        absent++;
+        expect(risks.locality!.known_risks).toBeNull();
+        expect(risks.missing['locality.known_risks']).toBe('not_found');
+      } else {
+        listed++;
+        // The sample's labels are the nomenclature's: served in French as the file writes them.
+        expect(risks.locality!.known_risks!.map((k) => [k.code, k.label]), commune).toEqual(expected.map((r) => [r.risk, r.label]));
+      }
+    }
+    expect(listed).toBeGreaterThan(2);
+    expect(absent).toBeGreaterThan(0);
+  });
+
+  it('keeps the types of GASPAR\'s risks out of hazards[]: flood known in Abzac is still not assessed at the point', async () => {
+    const abzac = (await duckRows<{ lat: number; lng: number }>(`SELECT latitude AS lat, longitude AS lng FROM '${dataDir}/tables/addresses/country=fr/*.parquet' WHERE locality_code = '33001' ORDER BY id LIMIT 1`))[0]!;
+    const { risks } = await risksAt(t, abzac.lat, abzac.lng);
+    expect(risks.locality!.known_risks!.find((k) => k.code === '11')).toEqual({ code: '11', label: 'Flood', type: 'flood' });
+    expect(risks.locality!.known_risks!.find((k) => k.code === '127')).toMatchObject({ type: 'clay_shrink_swell' });
+    expect(risks.locality!.updated_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(risks.hazards.map((h) => h.type)).not.toContain('flood');
+    expect(risks.not_assessed).toContain('flood');
+  });
+});
 
 describe('brush-clearing obligation in France on the samples', () => {
   it('is true inside an OLD zone and false outside, on both sides of every edge; not said at street precision', async () => {
