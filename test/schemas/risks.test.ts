@@ -8,6 +8,11 @@ describe('the risks contract of France (spec 2.10)', () => {
     status: 'partial', hazards: [{ type: 'radon', level: 'high', scope: 'locality', label: 'Radon: high' }], not_assessed: ['flood'],
     summary: { highest_level: 'high', notable: ['radon'], assessed: ['radon'], not_assessed: ['flood'] },
     obligations: null, polluted_sites: null, missing: { obligations: 'unavailable', polluted_sites: 'unavailable' },
+    locality: {
+      zone: { level: 'locality', code: '33001', name: 'Abzac' },
+      known_risks: [{ code: '11', label: 'Inondation', type: 'flood' }, { code: '215', label: 'Risque industriel', type: null }],
+      updated_on: '2026-10-01',
+    },
   };
 
   it('types and validates the same shape', () => {
@@ -19,6 +24,9 @@ describe('the risks contract of France (spec 2.10)', () => {
     expect(FrRisks.safeParse(withoutObligations).success).toBe(false);
     expect(FrRisks.safeParse({ ...risks, not_assessed: ['tsunami'] }).success).toBe(false);
     expect(FrRisks.safeParse({ ...risks, hazards: [{ ...risks.hazards[0], level: 'medium' }] }).success).toBe(false);
+    // The commune's known risks carry a spec 2.5 type or null, never another word.
+    expect(FrRisks.safeParse({ ...risks, locality: { ...risks.locality, known_risks: [{ code: '11', label: 'Inondation', type: 'inondation' }] } }).success).toBe(false);
+    expect(FrRisks.parse({ ...risks, locality: null }).locality).toBeNull();
   });
 });
 
