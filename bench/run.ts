@@ -133,6 +133,7 @@ async function benchMemory(sizes: number[]) {
 // zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N]
 // buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N]
 // geocode: [--addresses N] (France-like; Quebec and Belgium beside it at 4/26 and 6/26) [--queries N] [--concurrency N]
+//   [--keep DIR] (tables ingested there once and reused) [--no-baseline] (skip the DuckDB baseline)
 // dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
 const what = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -156,5 +157,7 @@ if (what === 'all' || what === 'places') {
   results.places = await benchPlaces(opt('equipment', 2_500_000), opt('stops', 500_000), opt('queries', 1_000), postgis);
 }
 // Not in `all`: national scale takes long and most of the machine's memory.
-if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s));
+if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s), {
+  keep: args.includes('--keep') ? args[args.indexOf('--keep') + 1] : undefined, noBaseline: args.includes('--no-baseline'),
+});
 console.log(JSON.stringify(results, null, 2));
