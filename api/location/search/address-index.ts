@@ -8,7 +8,7 @@ import { Binary, makeVector, Table, tableFromIPC, tableToIPC, Utf8, vectorFromAr
 import type { Country } from '../../../schemas/common.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { haversineM, type OfficialAddress } from './official.ts';
-import { indexCache, lowerBound } from './warehouse-index.ts';
+import { indexCache } from './warehouse-index.ts';
 import { jaroWinklerSimilarity, jwBytes } from './jaro-winkler.ts';
 
 /**
@@ -16,10 +16,10 @@ import { jaroWinklerSimilarity, jwBytes } from './jaro-winkler.ts';
  * address of a position (cells, positions) and the addresses of a street (street keys). One
  * segment per Parquet file of the table (a department, a region), each sorted by cell.
  *
- * Per address, hot (typed arrays): cell 8 B, latitude and longitude as integers of 1e-7 degree
- * 8 B (the producers publish at most 7 decimals; a segment with other values keeps doubles),
- * number 4 B, suffix 1 B, street and place as ids into the segment's dictionaries 2 or 4 B each,
- * flags 1 B, and the row in its street key's posting list 4 B (twice for a Belgian address whose
+ * Per address, hot (typed arrays): cell 4 B (its low word; the high words by runs), latitude and
+ * longitude as integers of 1e-7 degree 8 B (the producers publish at most 7 decimals; a segment
+ * with other values keeps doubles), number 2 B (the rare number above 65534 kept aside), suffix
+ * 1 B, street and place as ids into the segment's dictionaries 2 or 4 B each, flags 1 B, and the row in its street key's posting list 4 B (twice for a Belgian address whose
  * street has two languages). Cold (read only to serve an answer): id, label (when it is not the
  * one derived from the other fields) and parcels, deflated in blocks of 64 rows. The served text
  * is read by id from the dictionaries (street name and key; postcode, commune code, name and key,
@@ -66,7 +66,7 @@ export interface IndexedStreet {
 /** Default memory budget per country: above it the index is not built and lookups stay on DuckDB. */
 export const ADDRESS_INDEX_BUDGET_BYTES = 1.5 * 2 ** 30;
 /** Estimated bytes per address (hot arrays, postings, cold blocks), for the budget check before a build. */
-export const ESTIMATED_BYTES_PER_ADDRESS = 40;
+export const ESTIMATED_BYTES_PER_ADDRESS = 36;
 const BLOCK = 64;
 const NULL_NUMBER = 1, NULL_PARCELS = 2, DERIVED_LABEL = 4;
 const FIXED = 1e7;
@@ -79,15 +79,63 @@ interface Place { postcode: string | null; locality_code: string | null; localit
 /** One Parquet file's addresses, sorted by cell. */
 export interface Segment {
   n: number; minCell: bigint; maxCell: bigint;
-  cells: BigUint64Array;
+  /**
+   * Cells in two levels: the low 32 bits per row, and the runs of rows sharing the high 32 bits
+   * (an H3 cell's high word names its base cell and first digits: a few dozen runs per
+   * department). Row i's cell is cellHi[r] * 2^32 + cellLo[i] for the run r holding i.
+   */
+  cellLo: Uint32Array; cellHi: Uint32Array; cellRun: Uint32Array;
   /** Fixed-point positions, or doubles when a value has more than 7 decimals. */
   lat: Int32Array | Float64Array; lng: Int32Array | Float64Array; fixed: boolean;
-  numbers: Int32Array; reps: Uint8Array; flags: Uint8Array;
+  /** Numbers below 65535 (nearly all); BIG_NUMBER sends to bigRows / bigNumbers (rows ascending). */
+  numbers: Uint16Array; bigRows: Uint32Array; bigNumbers: Int32Array; reps: Uint8Array; flags: Uint8Array;
   street: Ids; place: Ids;
   streetNames: string[]; streetKeys: string[]; places: Place[]; repNames: (string | null)[];
   /** Key variants, sorted; groups of a key are [groupStart[k], groupStart[k+1]); a group is a place's rows in `postings` [groupEnd[g-1], groupEnd[g]). */
   keys: string[]; groupStart: Uint32Array; groupPlace: Uint32Array; groupEnd: Uint32Array; postings: Uint32Array;
   blocks: Buffer; blockStart: Uint32Array;
+}
+
+/** A number at or above it (or negative) is kept aside (bigRows, bigNumbers). */
+const BIG_NUMBER = 0xffff;
+
+function numberAt(s: Segment, row: number): number {
+  const v = s.numbers[row]!;
+  if (v !== BIG_NUMBER) return v;
+  let a = 0, b = s.bigRows.length;
+  while (a < b) { const m = (a + b) >>> 1; if (s.bigRows[m]! < row) a = m + 1; else b = m; }
+  return s.bigNumbers[a]!;
+}
+
+/** Sorted cells as low words and runs of high words (Segment.cellLo). */
+function splitCells(cells: BigUint64Array): { cellLo: Uint32Array; cellHi: Uint32Array; cellRun: Uint32Array } {
+  const cellLo = new Uint32Array(cells.length), hi: number[] = [], run: number[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i]!, h = Number(c >> 32n);
+    cellLo[i] = Number(c & 0xffffffffn);
+    if (hi.length === 0 || hi[hi.length - 1] !== h) { hi.push(h); run.push(i); }
+  }
+  run.push(cells.length);
+  return { cellLo, cellHi: Uint32Array.from(hi), cellRun: Uint32Array.from(run) };
+}
+
+/** The run holding row i. */
+function runOf(cellRun: Uint32Array, i: number): number {
+  let a = 0, b = cellRun.length - 1;
+  while (b - a > 1) { const m = (a + b) >>> 1; if (cellRun[m]! <= i) a = m; else b = m; }
+  return a;
+}
+
+/** First row whose cell is >= x (x in [0, 2^64]). */
+function cellBound(s: Segment, x: bigint): number {
+  const hi = Number(x >> 32n), lo = Number(x & 0xffffffffn);
+  let a = 0, b = s.cellHi.length;
+  while (a < b) { const m = (a + b) >>> 1; if (s.cellHi[m]! < hi) a = m + 1; else b = m; }
+  if (a === s.cellHi.length) return s.n;
+  if (s.cellHi[a]! > hi) return s.cellRun[a]!;
+  let l = s.cellRun[a]!, r = s.cellRun[a + 1]!;
+  while (l < r) { const m = (l + r) >>> 1; if (s.cellLo[m]! < lo) l = m + 1; else r = m; }
+  return l;
 }
 
 /** The label the jobs derive (`concat_ws(' ', number || ' ' || rep, street, postcode, locality_name)`), null-skipping as concat_ws does. */
@@ -109,7 +157,8 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
   let lat: Int32Array | Float64Array = new Int32Array(n), lng: Int32Array | Float64Array = new Int32Array(n);
   const latD = new Float64Array(n), lngD = new Float64Array(n);
   let fixed = true;
-  const numbers = new Int32Array(n), reps = new Uint8Array(n), flags = new Uint8Array(n);
+  const numbers = new Uint16Array(n), reps = new Uint8Array(n), flags = new Uint8Array(n);
+  const bigRows: number[] = [], bigNumbers: number[] = [];
   const streetOf = new Uint32Array(n), placeOf = new Uint32Array(n);
   const streetIds = new Map<string, number>(), placeIds = new Map<string, number>(), repIds = new Map<string | null, number>([[null, 0]]);
   const streetNames: string[] = [], streetKeys: string[] = [], places: Place[] = [], repNames: (string | null)[] = [null];
@@ -136,7 +185,9 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
       const postcode = c[7]![i] as string | null, code = c[8]![i] as string | null, lname = c[9]![i] as string, lkey = c[10]![i] as string, source = c[11]![i] as string;
       const id = c[12]![i] as string, label = c[13]![i] as string, parcels = c[14]![i] as string | null;
       let f = 0;
-      if (number === null) f |= NULL_NUMBER; else numbers[row] = number;
+      if (number === null) f |= NULL_NUMBER;
+      else if (number >= 0 && number < BIG_NUMBER) numbers[row] = number;
+      else { numbers[row] = BIG_NUMBER; bigRows.push(row); bigNumbers.push(number); }
       let r = repIds.get(rep);
       if (r === undefined) { r = repNames.length; if (r > 255) throw new Error('more than 255 distinct suffixes'); repIds.set(rep, r); repNames.push(rep); }
       reps[row] = r;
@@ -198,14 +249,15 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
   for (let k = 1; k <= keys.length; k++) groupStart[k]! += groupStart[k - 1]!;
 
   return {
-    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng, fixed, numbers, reps, flags, street, place,
+    n, minCell: cells[0]!, maxCell: cells[n - 1]!, ...splitCells(cells), lat, lng, fixed,
+    numbers, bigRows: Uint32Array.from(bigRows), bigNumbers: Int32Array.from(bigNumbers), reps, flags, street, place,
     streetNames, streetKeys, places, repNames, keys, groupStart, groupPlace: Uint32Array.from(gp), groupEnd: Uint32Array.from(ge), postings,
     blocks: Buffer.concat(blocks), blockStart,
   };
 }
 
 function segmentBytes(s: Segment): number {
-  const arrays = [s.cells, s.lat, s.lng, s.numbers, s.reps, s.flags, s.street, s.place, s.groupStart, s.groupPlace, s.groupEnd, s.postings, s.blockStart];
+  const arrays = [s.cellLo, s.cellHi, s.cellRun, s.lat, s.lng, s.numbers, s.bigRows, s.bigNumbers, s.reps, s.flags, s.street, s.place, s.groupStart, s.groupPlace, s.groupEnd, s.postings, s.blockStart];
   const text = (xs: string[]) => xs.reduce((a, x) => a + 2 * x.length + 16, 0);
   return arrays.reduce((a, x) => a + x.byteLength, 0) + s.blocks.length + text(s.streetNames) + text(s.streetKeys) + text(s.keys)
     + s.places.reduce((a, p) => a + 120 + 2 * (p.locality_name.length + p.locality_key.length), 0);
@@ -230,7 +282,7 @@ function coldReader(s: Segment) {
 function decode(s: Segment, cold: ReturnType<typeof coldReader>, row: number): OfficialAddress {
   const f = s.flags[row]!;
   const p = s.places[s.place[row]!]!;
-  const number = f & NULL_NUMBER ? null : s.numbers[row]!;
+  const number = f & NULL_NUMBER ? null : numberAt(s, row);
   const rep = s.repNames[s.reps[row]!]!;
   const street = s.streetNames[s.street[row]!]!;
   const [id, label, parcels] = cold(row);
@@ -374,8 +426,8 @@ function addressIndexOfSegments(segments: Segment[]): AddressIndex {
         const s = segments[si]!;
         if (s.maxCell < lo || s.minCell > hi) continue;
         for (const [a, b] of ranges) {
-          const end = lowerBound(s.cells, b + 1n);
-          for (let i = lowerBound(s.cells, a); i < end; i++) {
+          const end = cellBound(s, b + 1n);
+          for (let i = cellBound(s, a); i < end; i++) {
             const d = haversineM(lat, lng, s.fixed ? s.lat[i]! / FIXED : s.lat[i]!, s.fixed ? s.lng[i]! / FIXED : s.lng[i]!);
             if (!(d <= maxM) || d > bestD) continue;
             // Equal distances go to the smallest id (read only then: ids are in the cold blocks).
@@ -504,7 +556,7 @@ export function cmp(a: string, b: string): number {
  * views of the file read, no per-row work) instead of rebuilding it from DuckDB. Written in a
  * temporary folder renamed into place; a folder that cannot be written or read is rebuilt.
  */
-const FORMAT = 'address-index-1';
+const FORMAT = 'address-index-2';
 
 /** Where a table file's saved segments live: <dataDir>/.index/<country>/addresses/. */
 function segmentCacheDir(file: string): string {
@@ -527,7 +579,9 @@ export function saveSegment(s: Segment, dir: string): void {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const files: Record<string, Uint8Array> = {
-    rows: ipc({ cell: makeVector(s.cells), lat: makeVector(s.lat), lng: makeVector(s.lng), number: makeVector(s.numbers), rep: makeVector(s.reps), flags: makeVector(s.flags), street: makeVector(s.street), place: makeVector(s.place) }),
+    rows: ipc({ cell: makeVector(s.cellLo), lat: makeVector(s.lat), lng: makeVector(s.lng), number: makeVector(s.numbers), rep: makeVector(s.reps), flags: makeVector(s.flags), street: makeVector(s.street), place: makeVector(s.place) }),
+    cellruns: ipc({ hi: makeVector(s.cellHi), start: makeVector(s.cellRun.subarray(0, s.cellHi.length)) }),
+    bignumbers: ipc({ row: makeVector(s.bigRows), number: makeVector(s.bigNumbers) }),
     postings: ipc({ row: makeVector(s.postings) }),
     groups: ipc({ place: makeVector(s.groupPlace), end: makeVector(s.groupEnd) }),
     keys: ipc({ key: utf8(s.keys), start: makeVector(s.groupStart.subarray(0, s.keys.length)) }),
@@ -552,7 +606,13 @@ export function loadSegment(dir: string): Segment {
   const strings = (t: Table, col: string) => t.getChild(col)!.toArray() as (string | null)[];
   const rows = read('rows'), groups = read('groups'), keys = read('keys'), streets = read('streets'), places = read('places'), blocks = read('blocks');
   const n = rows.numRows;
-  const cells = values<BigUint64Array>(rows, 'cell');
+  const cellLo = values<Uint32Array>(rows, 'cell');
+  const runs = read('cellruns'), big = read('bignumbers');
+  const cellHi = values<Uint32Array>(runs, 'hi');
+  const cellRun = new Uint32Array(cellHi.length + 1);
+  cellRun.set(values<Uint32Array>(runs, 'start'));
+  cellRun[cellHi.length] = n;
+  const cellOf = (i: number) => (BigInt(cellHi[runOf(cellRun, i)]!) << 32n) | BigInt(cellLo[i]!);
   const lat = values<Int32Array | Float64Array>(rows, 'lat');
   const groupEnd = values<Uint32Array>(groups, 'end');
   const keyList = strings(keys, 'key') as string[];
@@ -563,8 +623,8 @@ export function loadSegment(dir: string): Segment {
   const offsets = (block.valueOffsets as Int32Array).subarray(0, blocks.numRows + 1);
   const [pc, code, name, key, source] = ['postcode', 'code', 'name', 'key', 'source'].map((c) => strings(places, c));
   return {
-    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng: values(rows, 'lng'), fixed: lat instanceof Int32Array,
-    numbers: values(rows, 'number'), reps: values(rows, 'rep'), flags: values(rows, 'flags'), street: values(rows, 'street'), place: values(rows, 'place'),
+    n, minCell: cellOf(0), maxCell: cellOf(n - 1), cellLo, cellHi, cellRun, lat, lng: values(rows, 'lng'), fixed: lat instanceof Int32Array,
+    numbers: values(rows, 'number'), bigRows: big.numRows === 0 ? new Uint32Array(0) : values(big, 'row'), bigNumbers: big.numRows === 0 ? new Int32Array(0) : values(big, 'number'), reps: values(rows, 'rep'), flags: values(rows, 'flags'), street: values(rows, 'street'), place: values(rows, 'place'),
     streetNames: strings(streets, 'name') as string[], streetKeys: strings(streets, 'key') as string[],
     places: pc!.map((postcode, i) => ({ postcode, locality_code: code![i]!, locality_name: name![i]!, locality_key: key![i]!, source: source![i]!, variants: key![i]!.split('|') })),
     repNames: strings(read('reps'), 'rep'), keys: keyList, groupStart, groupPlace: values(groups, 'place'), groupEnd, postings: values(read('postings'), 'row'),
