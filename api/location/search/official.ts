@@ -91,7 +91,8 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
     if (!index) return (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1 ORDER BY locality_key, locality_code`, [k])).filter(agrees);
     // The index makes its entries as they are read: only the first MAX_STREETS agreeing ones.
     const out: StreetEntry[] = [];
-    for (const e of index.streets(k, localityAgrees, q.city)) if (agrees(e) && out.push(e) >= MAX_STREETS) break;
+    // (An empty city restricts nothing in placeAgrees: no place directory then either.)
+    for (const e of index.streets(k, localityAgrees, q.city || null)) if (agrees(e) && out.push(e) >= MAX_STREETS) break;
     return out;
   };
   let entries = await entriesOf(key);
