@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchApp } from './app.ts';
@@ -12,6 +13,13 @@ const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteSt
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const mb = (b: number) => Math.round(b / 2 ** 20);
 
+export interface GeocodeBenchOptions {
+  /** A folder kept between runs: the tables are ingested there once per size (and the saved index segments loaded at the next run). */
+  keep?: string;
+  /** Skip the DuckDB baseline (slow at 10 M and more). */
+  noBaseline?: boolean;
+}
+
 /**
  * Geocoding at national scale (issue 18): France-like addresses (with Quebec and Belgium beside
  * them at the real files' ratio) ingested by the production jobs, then lookups by position and
@@ -19,14 +27,24 @@ const mb = (b: number) => Math.round(b / 2 ** 20);
  * index's budget before this change: the baseline, same run), then with the address indexes of
  * the three countries built. Throughput: `concurrency` requests in flight on the machine's cores.
  */
-export async function benchGeocode(addresses: number, queries: number, concurrency = 4, log: (s: string) => void = () => {}) {
-  const root = await mkdtemp(join(tmpdir(), 'bench-geocode-'));
+export async function benchGeocode(addresses: number, queries: number, concurrency = 4, log: (s: string) => void = () => {}, opts: GeocodeBenchOptions = {}) {
+  const root = opts.keep ?? await mkdtemp(join(tmpdir(), 'bench-geocode-'));
   const dataDir = join(root, 'data');
   const sizes = nationalSizes(addresses);
   const ctx = { dataDir, maxRejectShare: 0.01, now: () => new Date(), log: () => {}, progressOut: devNull };
-  const ingest = await ingestNational(ctx, join(root, 'work'), sizes, log);
-  await rm(join(root, 'work'), { recursive: true, force: true });
-  log(`ingested in ${ingest.seconds.toFixed(0)} s`);
+  // A kept folder holds the tables of one size: ingested once, reused by the next runs.
+  const done = join(root, `ingested-${addresses}`);
+  let ingestS: number | null = null;
+  if (!opts.keep || !existsSync(done)) {
+    if (opts.keep) { await rm(dataDir, { recursive: true, force: true }); await mkdir(root, { recursive: true }); }
+    const ingest = await ingestNational(ctx, join(root, 'work'), sizes, log);
+    await rm(join(root, 'work'), { recursive: true, force: true });
+    ingestS = Math.round(ingest.seconds);
+    if (opts.keep) await writeFile(done, `${ingestS}\n`);
+    log(`ingested in ${ingestS} s`);
+  }
+  // The build is measured from DuckDB every run: segments saved by a previous run are dropped.
+  await rm(join(dataDir, '.index'), { recursive: true, force: true });
   setAddressIndexBudget(0);
   const { app, key, sql, warehouse } = await benchApp(dataDir);
   const rand = rng(17);
@@ -66,7 +84,7 @@ export async function benchGeocode(addresses: number, queries: number, concurren
   // Baseline: DuckDB answers (no address index), on a subset (it is slow at scale).
   const base = Math.min(queries, 500);
   await one(positions[0]!); await one(labels[0]!);
-  const baseline = { by_position: await run(positions.slice(0, base)), by_address: await run(labels.slice(0, base)) };
+  const baseline = opts.noBaseline ? null : { by_position: await run(positions.slice(0, base)), by_address: await run(labels.slice(0, base)) };
   log(`baseline ${JSON.stringify(baseline)}`);
 
   setAddressIndexBudget(ADDRESS_INDEX_BUDGET_BYTES);
@@ -95,11 +113,11 @@ export async function benchGeocode(addresses: number, queries: number, concurren
     restart[c] = { load_s: +s.toFixed(2), segments: st.loaded, load_to_build: +(s / build[c]!.seconds).toFixed(3) };
   }
   await app.close(); warehouse.close(); await sql.close();
-  await rm(root, { recursive: true, force: true });
+  if (!opts.keep) await rm(root, { recursive: true, force: true });
   return {
-    addresses: sizes, ingest_s: Math.round(ingest.seconds), baseline_duckdb: baseline, index_build: build,
+    addresses: sizes, ingest_s: ingestS, baseline_duckdb: baseline, index_build: build,
     rss_mb: { before_indexes: mb(rssBefore), with_three_indexes: mb(rss) },
     indexed, throughput, restart_from_arrow: restart,
-    p50_ratio_index_to_baseline: { by_position: +(indexed.by_position.p50_ms / baseline.by_position.p50_ms).toFixed(3), by_address: +(indexed.by_address.p50_ms / baseline.by_address.p50_ms).toFixed(3) },
+    p50_ratio_index_to_baseline: baseline && { by_position: +(indexed.by_position.p50_ms / baseline.by_position.p50_ms).toFixed(3), by_address: +(indexed.by_address.p50_ms / baseline.by_address.p50_ms).toFixed(3) },
   };
 }

@@ -21,6 +21,7 @@ import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
 import { benchOsmPbf } from './osm-pbf.ts';
 import { benchRisks } from './risks.ts';
+import { benchGeocodeMemory } from './geocode-memory.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -135,6 +136,9 @@ async function benchMemory(sizes: number[]) {
 // zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N]
 // buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N] [--sales-per-building N] (default 0) [--no-cadastre]
 // geocode: [--addresses N] (France-like; Quebec and Belgium beside it at 4/26 and 6/26) [--queries N] [--concurrency N]
+//   [--keep DIR] (tables ingested there once and reused) [--no-baseline] (skip the DuckDB baseline)
+// geocode-memory: --data DIR/data (tables kept by geocode --keep) [--fresh] (indexes built from DuckDB, else loaded);
+//   run as `node --expose-gc --import tsx bench/run.ts geocode-memory ...` for RSS after a collection
 // dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);
 const what = args.find((a) => !a.startsWith('--')) ?? 'all';
@@ -167,5 +171,11 @@ if (what === 'risks') {
   results.risks = await benchRisks(opt('polygons', 300_000), opt('sites', 300_000), opt('queries', 1_000), postgis, (s) => console.error(s), k >= 0 ? args[k + 1]! : null, !args.includes('--no-areas-index'));
 }
 // Not in `all`: national scale takes long and most of the machine's memory.
-if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s));
+if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_000_000), opt('queries', 2_000), opt('concurrency', 4), (s) => console.error(s), {
+  keep: args.includes('--keep') ? args[args.indexOf('--keep') + 1] : undefined, noBaseline: args.includes('--no-baseline'),
+});
+if (what === 'geocode-memory') {
+  if (!args.includes('--data')) throw new Error('geocode-memory: --data DIR/data (the tables of geocode --keep DIR)');
+  results.geocode_memory = await benchGeocodeMemory(args[args.indexOf('--data') + 1]!, args.includes('--fresh'));
+}
 console.log(JSON.stringify(results, null, 2));

@@ -7,7 +7,7 @@ import type { LocationRouteDeps } from './domains/types.ts';
 import { reportRoute } from './report.ts';
 import { variantRoutes } from './variant/routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
-import { batchRoutes, registerCsvBody } from './batch/routes.ts';
+import { batchRoutes, registerCsvBody, variantBatchRoutes } from './batch/routes.ts';
 
 export interface LocationPluginOptions extends LocationRouteDeps {
   /** Receives each route's description, from which the OpenAPI document is generated. */
@@ -33,5 +33,5 @@ export const locationPlugin: FastifyPluginAsync<LocationPluginOptions> = async (
     for (const route of own) registerRoute(app, route, routes);
   }
   // The multi-country variant (spec 4.5), without a country prefix.
-  for (const route of variantRoutes(deps)) registerRoute(app, route, routes);
+  for (const route of [...variantRoutes(deps), ...variantBatchRoutes(deps)]) registerRoute(app, route, routes);
 };

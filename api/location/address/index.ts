@@ -23,6 +23,7 @@ export {
   banAddressKey,
   banRowToParts,
   scoreCandidate,
+  candidateScorer,
   streetSimilarity,
   tokenSimilarity,
   trigramSimilarity,

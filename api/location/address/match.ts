@@ -201,3 +201,21 @@ export function scoreCandidate(query: ParsedAddress | AddressParts, candidate: A
     SCORE_WEIGHTS.number * numberScore(query, candidate);
   return Math.max(0, Math.min(1, Math.round(s * 1e6) / 1e6));
 }
+
+/**
+ * scoreCandidate for many candidates of one query, with the same result: a street's candidates
+ * share their street and locality, so the street similarity (trigrams and token overlap, the
+ * scoring's cost) and the locality score are computed once per distinct value.
+ */
+export function candidateScorer(query: ParsedAddress | AddressParts): (candidate: AddressParts) => number {
+  const streets = new Map<string, number>(), localities = new Map<string, number>();
+  return (candidate) => {
+    let street = streets.get(candidate.street);
+    if (street === undefined) { street = streetSimilarity(query.street, candidate.street); streets.set(candidate.street, street); }
+    const lk = `${candidate.postcode ?? '\u0001'}\0${candidate.city ?? '\u0001'}`;
+    let locality = localities.get(lk);
+    if (locality === undefined) { locality = localityScore(query, candidate); localities.set(lk, locality); }
+    const s = SCORE_WEIGHTS.street * street + SCORE_WEIGHTS.locality * locality + SCORE_WEIGHTS.number * numberScore(query, candidate);
+    return Math.max(0, Math.min(1, Math.round(s * 1e6) / 1e6));
+  };
+}

@@ -8,17 +8,18 @@ import { Binary, makeVector, Table, tableFromIPC, tableToIPC, Utf8, vectorFromAr
 import type { Country } from '../../../schemas/common.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { haversineM, type OfficialAddress } from './official.ts';
-import { indexCache, lowerBound } from './warehouse-index.ts';
+import { indexCache } from './warehouse-index.ts';
+import { jaroWinklerSimilarity, jwBytes } from './jaro-winkler.ts';
 
 /**
  * Compact in-process index of a country's official addresses, for both searches: the nearest
  * address of a position (cells, positions) and the addresses of a street (street keys). One
  * segment per Parquet file of the table (a department, a region), each sorted by cell.
  *
- * Per address, hot (typed arrays): cell 8 B, latitude and longitude as integers of 1e-7 degree
- * 8 B (the producers publish at most 7 decimals; a segment with other values keeps doubles),
- * number 4 B, suffix 1 B, street and place as ids into the segment's dictionaries 2 or 4 B each,
- * flags 1 B, and the row in its street key's posting list 4 B (twice for a Belgian address whose
+ * Per address, hot (typed arrays): cell 4 B (its low word; the high words by runs), latitude and
+ * longitude as integers of 1e-7 degree 8 B (the producers publish at most 7 decimals; a segment
+ * with other values keeps doubles), number 2 B (the rare number above 65534 kept aside), suffix
+ * 1 B, street and place as ids into the segment's dictionaries 2 or 4 B each, flags 1 B, and the row in its street key's posting list 4 B (twice for a Belgian address whose
  * street has two languages). Cold (read only to serve an answer): id, label (when it is not the
  * one derived from the other fields) and parcels, deflated in blocks of 64 rows. The served text
  * is read by id from the dictionaries (street name and key; postcode, commune code, name and key,
@@ -31,10 +32,27 @@ export interface AddressIndex {
   nearest(lat: number, lng: number, ranges: [bigint, bigint][], maxM: number): (OfficialAddress & { distance_m: number }) | null;
   /**
    * The streets of a key (one entry per locality variant and code, as the `streets` memory
-   * table groups them), those whose locality `accept` keeps, ordered by locality key then code.
+   * table groups them), those whose locality `accept` keeps, ordered by locality key then code;
+   * made as they are read (a caller needing the first few of a name shared by thousands of
+   * localities builds only those). `city`: the query's locality (only its places are read).
    */
-  streets(key: string, accept: (localityKey: string, localityCode: string | null) => boolean): IndexedStreet[];
+  streets(key: string, accept: (localityKey: string, localityCode: string | null) => boolean, city?: string | null): Iterable<IndexedStreet>;
+  /**
+   * The spelling variants of a street key: the keys (at most `limit`) whose DuckDB Jaro-Winkler
+   * similarity to `key` is at least `min`, best first then by key, among the streets of the
+   * places that pass the filters (the SQL of official.ts on the `streets` memory table).
+   */
+  nearKeys(key: string, filters: NearFilters, min: number, limit: number): { street_key: string; sim: number }[];
+  /**
+   * For the trailing-locality test (official.ts): which of `cities` are locality keys of the
+   * table, which (city, street key) pairs are a street of that locality (`city|key`), and whether
+   * `whole` is a street key anywhere.
+   */
+  trailing(cities: string[], keys: string[], whole: string): { cities: Set<string>; pairs: Set<string>; whole: boolean };
 }
+
+/** Filters of the spelling-variant search: postcode (upper case, no spaces), locality key or its part, commune code. */
+export interface NearFilters { postcode: string | null; city: string | null; citycode: string | null }
 
 export interface IndexedStreet {
   street_key: string;
@@ -48,7 +66,7 @@ export interface IndexedStreet {
 /** Default memory budget per country: above it the index is not built and lookups stay on DuckDB. */
 export const ADDRESS_INDEX_BUDGET_BYTES = 1.5 * 2 ** 30;
 /** Estimated bytes per address (hot arrays, postings, cold blocks), for the budget check before a build. */
-export const ESTIMATED_BYTES_PER_ADDRESS = 40;
+export const ESTIMATED_BYTES_PER_ADDRESS = 36;
 const BLOCK = 64;
 const NULL_NUMBER = 1, NULL_PARCELS = 2, DERIVED_LABEL = 4;
 const FIXED = 1e7;
@@ -61,15 +79,63 @@ interface Place { postcode: string | null; locality_code: string | null; localit
 /** One Parquet file's addresses, sorted by cell. */
 export interface Segment {
   n: number; minCell: bigint; maxCell: bigint;
-  cells: BigUint64Array;
+  /**
+   * Cells in two levels: the low 32 bits per row, and the runs of rows sharing the high 32 bits
+   * (an H3 cell's high word names its base cell and first digits: a few dozen runs per
+   * department). Row i's cell is cellHi[r] * 2^32 + cellLo[i] for the run r holding i.
+   */
+  cellLo: Uint32Array; cellHi: Uint32Array; cellRun: Uint32Array;
   /** Fixed-point positions, or doubles when a value has more than 7 decimals. */
   lat: Int32Array | Float64Array; lng: Int32Array | Float64Array; fixed: boolean;
-  numbers: Int32Array; reps: Uint8Array; flags: Uint8Array;
+  /** Numbers below 65535 (nearly all); BIG_NUMBER sends to bigRows / bigNumbers (rows ascending). */
+  numbers: Uint16Array; bigRows: Uint32Array; bigNumbers: Int32Array; reps: Uint8Array; flags: Uint8Array;
   street: Ids; place: Ids;
   streetNames: string[]; streetKeys: string[]; places: Place[]; repNames: (string | null)[];
   /** Key variants, sorted; groups of a key are [groupStart[k], groupStart[k+1]); a group is a place's rows in `postings` [groupEnd[g-1], groupEnd[g]). */
   keys: string[]; groupStart: Uint32Array; groupPlace: Uint32Array; groupEnd: Uint32Array; postings: Uint32Array;
   blocks: Buffer; blockStart: Uint32Array;
+}
+
+/** A number at or above it (or negative) is kept aside (bigRows, bigNumbers). */
+const BIG_NUMBER = 0xffff;
+
+function numberAt(s: Segment, row: number): number {
+  const v = s.numbers[row]!;
+  if (v !== BIG_NUMBER) return v;
+  let a = 0, b = s.bigRows.length;
+  while (a < b) { const m = (a + b) >>> 1; if (s.bigRows[m]! < row) a = m + 1; else b = m; }
+  return s.bigNumbers[a]!;
+}
+
+/** Sorted cells as low words and runs of high words (Segment.cellLo). */
+function splitCells(cells: BigUint64Array): { cellLo: Uint32Array; cellHi: Uint32Array; cellRun: Uint32Array } {
+  const cellLo = new Uint32Array(cells.length), hi: number[] = [], run: number[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i]!, h = Number(c >> 32n);
+    cellLo[i] = Number(c & 0xffffffffn);
+    if (hi.length === 0 || hi[hi.length - 1] !== h) { hi.push(h); run.push(i); }
+  }
+  run.push(cells.length);
+  return { cellLo, cellHi: Uint32Array.from(hi), cellRun: Uint32Array.from(run) };
+}
+
+/** The run holding row i. */
+function runOf(cellRun: Uint32Array, i: number): number {
+  let a = 0, b = cellRun.length - 1;
+  while (b - a > 1) { const m = (a + b) >>> 1; if (cellRun[m]! <= i) a = m; else b = m; }
+  return a;
+}
+
+/** First row whose cell is >= x (x in [0, 2^64]). */
+function cellBound(s: Segment, x: bigint): number {
+  const hi = Number(x >> 32n), lo = Number(x & 0xffffffffn);
+  let a = 0, b = s.cellHi.length;
+  while (a < b) { const m = (a + b) >>> 1; if (s.cellHi[m]! < hi) a = m + 1; else b = m; }
+  if (a === s.cellHi.length) return s.n;
+  if (s.cellHi[a]! > hi) return s.cellRun[a]!;
+  let l = s.cellRun[a]!, r = s.cellRun[a + 1]!;
+  while (l < r) { const m = (l + r) >>> 1; if (s.cellLo[m]! < lo) l = m + 1; else r = m; }
+  return l;
 }
 
 /** The label the jobs derive (`concat_ws(' ', number || ' ' || rep, street, postcode, locality_name)`), null-skipping as concat_ws does. */
@@ -91,7 +157,8 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
   let lat: Int32Array | Float64Array = new Int32Array(n), lng: Int32Array | Float64Array = new Int32Array(n);
   const latD = new Float64Array(n), lngD = new Float64Array(n);
   let fixed = true;
-  const numbers = new Int32Array(n), reps = new Uint8Array(n), flags = new Uint8Array(n);
+  const numbers = new Uint16Array(n), reps = new Uint8Array(n), flags = new Uint8Array(n);
+  const bigRows: number[] = [], bigNumbers: number[] = [];
   const streetOf = new Uint32Array(n), placeOf = new Uint32Array(n);
   const streetIds = new Map<string, number>(), placeIds = new Map<string, number>(), repIds = new Map<string | null, number>([[null, 0]]);
   const streetNames: string[] = [], streetKeys: string[] = [], places: Place[] = [], repNames: (string | null)[] = [null];
@@ -118,7 +185,9 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
       const postcode = c[7]![i] as string | null, code = c[8]![i] as string | null, lname = c[9]![i] as string, lkey = c[10]![i] as string, source = c[11]![i] as string;
       const id = c[12]![i] as string, label = c[13]![i] as string, parcels = c[14]![i] as string | null;
       let f = 0;
-      if (number === null) f |= NULL_NUMBER; else numbers[row] = number;
+      if (number === null) f |= NULL_NUMBER;
+      else if (number >= 0 && number < BIG_NUMBER) numbers[row] = number;
+      else { numbers[row] = BIG_NUMBER; bigRows.push(row); bigNumbers.push(number); }
       let r = repIds.get(rep);
       if (r === undefined) { r = repNames.length; if (r > 255) throw new Error('more than 255 distinct suffixes'); repIds.set(rep, r); repNames.push(rep); }
       reps[row] = r;
@@ -180,14 +249,15 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
   for (let k = 1; k <= keys.length; k++) groupStart[k]! += groupStart[k - 1]!;
 
   return {
-    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng, fixed, numbers, reps, flags, street, place,
+    n, minCell: cells[0]!, maxCell: cells[n - 1]!, ...splitCells(cells), lat, lng, fixed,
+    numbers, bigRows: Uint32Array.from(bigRows), bigNumbers: Int32Array.from(bigNumbers), reps, flags, street, place,
     streetNames, streetKeys, places, repNames, keys, groupStart, groupPlace: Uint32Array.from(gp), groupEnd: Uint32Array.from(ge), postings,
     blocks: Buffer.concat(blocks), blockStart,
   };
 }
 
 function segmentBytes(s: Segment): number {
-  const arrays = [s.cells, s.lat, s.lng, s.numbers, s.reps, s.flags, s.street, s.place, s.groupStart, s.groupPlace, s.groupEnd, s.postings, s.blockStart];
+  const arrays = [s.cellLo, s.cellHi, s.cellRun, s.lat, s.lng, s.numbers, s.bigRows, s.bigNumbers, s.reps, s.flags, s.street, s.place, s.groupStart, s.groupPlace, s.groupEnd, s.postings, s.blockStart];
   const text = (xs: string[]) => xs.reduce((a, x) => a + 2 * x.length + 16, 0);
   return arrays.reduce((a, x) => a + x.byteLength, 0) + s.blocks.length + text(s.streetNames) + text(s.streetKeys) + text(s.keys)
     + s.places.reduce((a, p) => a + 120 + 2 * (p.locality_name.length + p.locality_key.length), 0);
@@ -212,7 +282,7 @@ function coldReader(s: Segment) {
 function decode(s: Segment, cold: ReturnType<typeof coldReader>, row: number): OfficialAddress {
   const f = s.flags[row]!;
   const p = s.places[s.place[row]!]!;
-  const number = f & NULL_NUMBER ? null : s.numbers[row]!;
+  const number = f & NULL_NUMBER ? null : numberAt(s, row);
   const rep = s.repNames[s.reps[row]!]!;
   const street = s.streetNames[s.street[row]!]!;
   const [id, label, parcels] = cold(row);
@@ -226,11 +296,126 @@ function decode(s: Segment, cold: ReturnType<typeof coldReader>, row: number): O
   };
 }
 
+/** Tuples of one street search at most (they are sorted as rank * RANK + tuple). */
+const RANK = 2 ** 24;
+
+/** First index in [lo, hi) of a sorted string array whose value is >= x. */
+function lowerBoundStr(xs: readonly string[], x: string, lo = 0, hi = xs.length): number {
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (xs[m]! < x) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+/** A key's position in a segment's sorted keys, or -1. */
+function keyIn(s: Segment, key: string): number {
+  const a = lowerBoundStr(s.keys, key);
+  return a < s.keys.length && s.keys[a] === key ? a : -1;
+}
+
+/** The group of key `k` and place `place` in a segment (groups of a key are ordered by place), or -1. */
+function groupOf(s: Segment, k: number, place: number): number {
+  let lo = s.groupStart[k]!, hi = s.groupStart[k + 1]!;
+  while (lo < hi) { const m = (lo + hi) >>> 1; if (s.groupPlace[m]! < place) lo = m + 1; else hi = m; }
+  return lo < s.groupStart[k + 1]! && s.groupPlace[lo] === place ? lo : -1;
+}
+
+/**
+ * Places of all segments by what a query names (locality key variant, postcode, commune code),
+ * and each place's street keys: the street search of a query naming its locality reads that
+ * locality's few places instead of every place sharing the street's name (thousands for
+ * "rue de l eglise" at national scale), and the spelling-variant search compares the keys of the
+ * places named. Derived from the segments (not saved): a few bytes per street.
+ */
+interface Directory {
+  /** Locality key variants, sorted, with their place (segment, place id): several per variant. */
+  variant: string[]; variantSeg: Uint32Array; variantPlace: Uint32Array;
+  byPostcode: Map<string, number[]>; byCode: Map<string, number[]>;
+  /** Per segment: place p's keys are placeKeys[placeKeyStart[p] .. placeKeyStart[p + 1]) (indexes into the segment's keys). */
+  placeKeyStart: Uint32Array[]; placeKeys: Uint32Array[];
+  /**
+   * The (locality variant, code) pairs of the country in the streets' order (variant, then code,
+   * nulls last, byte order), and per segment the rank of each place's variants:
+   * ranks[rankStart[p] + j] for variant j of place p. The street search sorts integers.
+   */
+  rankVariant: string[]; rankCode: (string | null)[]; rankStart: Uint32Array[]; ranks: Uint32Array[];
+}
+
+/** Postcodes as the spelling-variant SQL compares them: upper case, spaces removed. */
+export const postcodeKey = (p: string) => p.toUpperCase().replaceAll(' ', '');
+
+function directoryOf(segments: Segment[]): Directory {
+  const entries: { v: string; seg: number; place: number }[] = [];
+  const byPostcode = new Map<string, number[]>(), byCode = new Map<string, number[]>();
+  const push = (m: Map<string, number[]>, k: string, seg: number, place: number) => {
+    let xs = m.get(k);
+    if (!xs) { xs = []; m.set(k, xs); }
+    xs.push(seg, place);
+  };
+  const placeKeyStart: Uint32Array[] = [], placeKeys: Uint32Array[] = [];
+  segments.forEach((s, seg) => {
+    s.places.forEach((p, place) => {
+      for (const v of new Set(p.variants)) entries.push({ v, seg, place });
+      if (p.postcode !== null) push(byPostcode, postcodeKey(p.postcode), seg, place);
+      if (p.locality_code !== null) push(byCode, p.locality_code, seg, place);
+    });
+    // Groups are (key, place) ordered by key: counted by place, then filled in key order.
+    const groups = s.groupPlace.length;
+    const start = new Uint32Array(s.places.length + 1);
+    for (let g = 0; g < groups; g++) start[s.groupPlace[g]! + 1]!++;
+    for (let p = 1; p <= s.places.length; p++) start[p]! += start[p - 1]!;
+    const fill = start.slice(0, s.places.length), keys = new Uint32Array(groups);
+    for (let k = 0; k < s.keys.length; k++) for (let g = s.groupStart[k]!; g < s.groupStart[k + 1]!; g++) keys[fill[s.groupPlace[g]!]!++] = k;
+    placeKeyStart.push(start); placeKeys.push(keys);
+  });
+  entries.sort((a, b) => (a.v < b.v ? -1 : a.v > b.v ? 1 : a.seg - b.seg || a.place - b.place));
+  // Ranks of (variant, code) pairs.
+  const pairs = new Map<string, { v: string; code: string | null }>();
+  const pairId = (v: string, code: string | null) => `${v}\0${code ?? ''}\0${code === null ? 1 : 0}`;
+  for (const s of segments) for (const p of s.places) for (const v of p.variants) pairs.set(pairId(v, p.locality_code), { v, code: p.locality_code });
+  const ordered = [...pairs.values()].sort((x, y) => cmp(x.v, y.v) || (x.code === null ? (y.code === null ? 0 : 1) : y.code === null ? -1 : cmp(x.code, y.code)));
+  const rankOf = new Map(ordered.map((x, i) => [pairId(x.v, x.code), i]));
+  const rankStart: Uint32Array[] = [], ranks: Uint32Array[] = [];
+  for (const s of segments) {
+    const start = new Uint32Array(s.places.length + 1);
+    s.places.forEach((p, i) => { start[i + 1] = start[i]! + p.variants.length; });
+    const r = new Uint32Array(start[s.places.length]!);
+    s.places.forEach((p, i) => p.variants.forEach((v, j) => { r[start[i]! + j] = rankOf.get(pairId(v, p.locality_code))!; }));
+    rankStart.push(start); ranks.push(r);
+  }
+  return {
+    variant: entries.map((e) => e.v), variantSeg: Uint32Array.from(entries, (e) => e.seg), variantPlace: Uint32Array.from(entries, (e) => e.place),
+    byPostcode, byCode, placeKeyStart, placeKeys,
+    rankVariant: ordered.map((x) => x.v), rankCode: ordered.map((x) => x.code), rankStart, ranks,
+  };
+}
+
+/** Places (segment, place pairs, flattened) with a locality variant equal to `city` (or, `prefix`, starting with `city ` too), ordered by segment then place, each once. */
+function placesOfCity(d: Directory, city: string, prefix: boolean): number[] {
+  const hits: number[] = [];
+  for (let i = lowerBoundStr(d.variant, city); i < d.variant.length && d.variant[i]!.startsWith(city); i++) {
+    const v = d.variant[i]!;
+    if (v === city || (prefix && v.charCodeAt(city.length) === 32)) hits.push(d.variantSeg[i]! * 2 ** 21 + d.variantPlace[i]!);
+  }
+  const sorted = [...new Set(hits)].sort((a, b) => a - b);
+  return sorted.flatMap((h) => [Math.floor(h / 2 ** 21), h % 2 ** 21]);
+}
+
 /** Index of the segments' files as given (the table's files). */
 function addressIndexOfSegments(segments: Segment[]): AddressIndex {
+  if (segments.some((s) => s.places.length >= 2 ** 21)) throw new Error('more than 2^21 places in a segment');
   const readers = segments.map(coldReader);
   const size = segments.reduce((a, s) => a + s.n, 0);
-  const bytes = segments.reduce((a, s) => a + segmentBytes(s), 0);
+  const dir = directoryOf(segments);
+  const bytes = segments.reduce((a, s) => a + segmentBytes(s), 0)
+    + dir.variant.length * (16 + 8) + dir.placeKeys.reduce((a, x) => a + x.byteLength, 0) + dir.placeKeyStart.reduce((a, x) => a + x.byteLength, 0);
+  // Every street key of the country once, with its bytes as DuckDB compares them: read by the
+  // spelling-variant search of a query that names no place (built at its first use).
+  let allKeys: string[] | null = null;
+  const keyBytes = new Map<string, string | Uint8Array>();
+  const bytesOf = (k: string) => {
+    let b = keyBytes.get(k);
+    if (b === undefined) { b = jwBytes(k); if (typeof b !== 'string') keyBytes.set(k, b); }
+    return b;
+  };
   return {
     size, bytes,
     nearest(lat, lng, ranges, maxM) {
@@ -241,8 +426,8 @@ function addressIndexOfSegments(segments: Segment[]): AddressIndex {
         const s = segments[si]!;
         if (s.maxCell < lo || s.minCell > hi) continue;
         for (const [a, b] of ranges) {
-          const end = lowerBound(s.cells, b + 1n);
-          for (let i = lowerBound(s.cells, a); i < end; i++) {
+          const end = cellBound(s, b + 1n);
+          for (let i = cellBound(s, a); i < end; i++) {
             const d = haversineM(lat, lng, s.fixed ? s.lat[i]! / FIXED : s.lat[i]!, s.fixed ? s.lng[i]! / FIXED : s.lng[i]!);
             if (!(d <= maxM) || d > bestD) continue;
             // Equal distances go to the smallest id (read only then: ids are in the cold blocks).
@@ -253,46 +438,116 @@ function addressIndexOfSegments(segments: Segment[]): AddressIndex {
       if (best < 0) return null;
       return { ...decode(segments[bestSeg]!, readers[bestSeg]!, best), distance_m: bestD };
     },
-    streets(key, accept) {
-      const found = new Map<string, { e: IndexedStreet; parts: { si: number; from: number; to: number }[]; postcodes: Set<string> }>();
-      for (let si = 0; si < segments.length; si++) {
-        const s = segments[si]!;
-        let a = 0, b = s.keys.length;
-        while (a < b) { const m = (a + b) >>> 1; if (s.keys[m]! < key) a = m + 1; else b = m; }
-        if (a >= s.keys.length || s.keys[a] !== key) continue;
-        for (let g = s.groupStart[a]!; g < s.groupStart[a + 1]!; g++) {
-          const p = s.places[s.groupPlace[g]!]!;
-          for (const v of p.variants) {
-            if (!accept(v, p.locality_code)) continue;
-            const id = `${v}\0${p.locality_code ?? ''}\0${p.locality_code === null ? 1 : 0}`;
-            let hit = found.get(id);
-            if (!hit) {
-              const parts: { si: number; from: number; to: number }[] = [];
-              const postcodes = new Set<string>();
-              const street: IndexedStreet = {
-                street_key: key, locality_key: v, locality_code: p.locality_code, postcodes: null,
-                rows: () => parts.flatMap(({ si: k, from, to }) => {
-                  const seg = segments[k]!, out: OfficialAddress[] = [];
-                  for (let j = from; j < to; j++) out.push({ ...decode(seg, readers[k]!, seg.postings[j]!), locality_key: v });
-                  return out;
-                }),
-              };
-              hit = { e: street, parts, postcodes };
-              found.set(id, hit);
-            }
-            hit.parts.push({ si, from: g === 0 ? 0 : s.groupEnd[g - 1]!, to: s.groupEnd[g]! });
-            if (p.postcode !== null) hit.postcodes.add(p.postcode);
-          }
+    streets(key, accept, city = null) {
+      // (segment, group, variant) of each place holding the key, sorted by the rank of its
+      // (variant, code): consecutive runs are the entries, in the SQL path's order.
+      const tSeg: number[] = [], tGroup: number[] = [], order: number[] = [];
+      const collect = (si: number, g: number) => {
+        const place = segments[si]!.groupPlace[g]!, start = dir.rankStart[si]!, ranks = dir.ranks[si]!;
+        for (let j = start[place]!; j < start[place + 1]!; j++) { order.push(ranks[j]! * RANK + tSeg.length); tSeg.push(si); tGroup.push(g); }
+      };
+      if (city !== null) {
+        // Only the places of the locality named can pass `accept`: found through the directory.
+        const hits = placesOfCity(dir, city, true);
+        let lastSeg = -1, k = -1;
+        for (let i = 0; i < hits.length; i += 2) {
+          const si = hits[i]!, s = segments[si]!;
+          if (si !== lastSeg) { lastSeg = si; k = keyIn(s, key); }
+          if (k < 0) continue;
+          const g = groupOf(s, k, hits[i + 1]!);
+          if (g >= 0) collect(si, g);
+        }
+      } else {
+        for (let si = 0; si < segments.length; si++) {
+          const s = segments[si]!;
+          const k = keyIn(s, key);
+          if (k < 0) continue;
+          for (let g = s.groupStart[k]!; g < s.groupStart[k + 1]!; g++) collect(si, g);
         }
       }
-      const out = [...found.values()].map(({ e, postcodes }) => ({ ...e, postcodes: postcodes.size > 0 ? [...postcodes] : null, rows: e.rows }));
-      // As the SQL path orders them (locality key, then code, nulls last), in byte order.
-      return out.sort((x, y) => cmp(x.locality_key, y.locality_key) || (x.locality_code === null ? (y.locality_code === null ? 0 : 1) : y.locality_code === null ? -1 : cmp(x.locality_code, y.locality_code)));
+      if (tSeg.length >= RANK) throw new Error('street key held by too many places');
+      const sorted = Float64Array.from(order).sort();
+      return (function* () {
+        for (let i = 0; i < sorted.length;) {
+          const rank = Math.floor(sorted[i]! / RANK);
+          let j = i + 1;
+          while (j < sorted.length && Math.floor(sorted[j]! / RANK) === rank) j++;
+          const v = dir.rankVariant[rank]!, code = dir.rankCode[rank]!;
+          if (accept(v, code)) {
+            const parts: { si: number; from: number; to: number }[] = [];
+            const postcodes = new Set<string>();
+            for (let t = i; t < j; t++) {
+              const x = sorted[t]! - rank * RANK, si = tSeg[x]!, g = tGroup[x]!, s = segments[si]!;
+              parts.push({ si, from: g === 0 ? 0 : s.groupEnd[g - 1]!, to: s.groupEnd[g]! });
+              const p = s.places[s.groupPlace[g]!]!;
+              if (p.postcode !== null) postcodes.add(p.postcode);
+            }
+            yield {
+              street_key: key, locality_key: v, locality_code: code, postcodes: postcodes.size > 0 ? [...postcodes] : null,
+              rows: () => parts.flatMap(({ si, from, to }) => {
+                const seg = segments[si]!, out: OfficialAddress[] = [];
+                for (let r = from; r < to; r++) { const a = decode(seg, readers[si]!, seg.postings[r]!); a.locality_key = v; out.push(a); }
+                return out;
+              }),
+            } satisfies IndexedStreet;
+          }
+          i = j;
+        }
+      })();
+    },
+    nearKeys(key, { postcode, city, citycode }, min, limit) {
+      // The candidate keys: those of the places passing the filters, or every key of the country.
+      let candidates: Iterable<string>;
+      const placeOk = (p: Place) => (postcode === null || (p.postcode !== null && postcodeKey(p.postcode) === postcode))
+        && (citycode === null || p.locality_code === citycode);
+      const placed = city !== null ? placesOfCity(dir, city, true) : postcode !== null ? dir.byPostcode.get(postcode) ?? [] : citycode !== null ? dir.byCode.get(citycode) ?? [] : null;
+      if (placed !== null) {
+        const keys = new Set<string>();
+        for (let i = 0; i < placed.length; i += 2) {
+          const si = placed[i]!, place = placed[i + 1]!, s = segments[si]!;
+          if (!placeOk(s.places[place]!)) continue;
+          const start = dir.placeKeyStart[si]!, ks = dir.placeKeys[si]!;
+          for (let j = start[place]!; j < start[place + 1]!; j++) keys.add(s.keys[ks[j]!]!);
+        }
+        candidates = keys;
+      } else {
+        allKeys ??= [...new Set(segments.flatMap((s) => s.keys))];
+        candidates = allKeys;
+      }
+      const q = jwBytes(key);
+      const out: { street_key: string; sim: number }[] = [];
+      for (const k of candidates) {
+        const sim = jaroWinklerSimilarity(bytesOf(k), q);
+        if (sim >= min) out.push({ street_key: k, sim });
+      }
+      out.sort((a, b) => b.sim - a.sim || cmp(a.street_key, b.street_key));
+      return out.slice(0, limit);
+    },
+    trailing(cities, keys, whole) {
+      const known = new Set<string>(), pairs = new Set<string>();
+      cities.forEach((city, i) => {
+        const hits = placesOfCity(dir, city, false);
+        if (hits.length === 0) return;
+        known.add(city);
+        const key = keys[i]!;
+        for (let h = 0; h < hits.length; h += 2) {
+          const s = segments[hits[h]!]!, k = keyIn(s, key);
+          if (k >= 0 && groupOf(s, k, hits[h + 1]!) >= 0) { pairs.add(`${city}|${key}`); break; }
+        }
+      });
+      return { cities: known, pairs, whole: segments.some((s) => keyIn(s, whole) >= 0) };
     },
   };
 }
 
-const cmp = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+/** Strings in the byte order of their UTF-8 (DuckDB's), without encoding them: UTF-8 keeps code point order. */
+export function cmp(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) return a.codePointAt(i)! - b.codePointAt(i)!;
+  }
+  return a.length - b.length;
+}
 
 /**
  * A built segment saved as Arrow IPC files (one per array group: rows, postings, groups, keys,
@@ -301,7 +556,7 @@ const cmp = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from
  * views of the file read, no per-row work) instead of rebuilding it from DuckDB. Written in a
  * temporary folder renamed into place; a folder that cannot be written or read is rebuilt.
  */
-const FORMAT = 'address-index-1';
+const FORMAT = 'address-index-2';
 
 /** Where a table file's saved segments live: <dataDir>/.index/<country>/addresses/. */
 function segmentCacheDir(file: string): string {
@@ -324,7 +579,9 @@ export function saveSegment(s: Segment, dir: string): void {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const files: Record<string, Uint8Array> = {
-    rows: ipc({ cell: makeVector(s.cells), lat: makeVector(s.lat), lng: makeVector(s.lng), number: makeVector(s.numbers), rep: makeVector(s.reps), flags: makeVector(s.flags), street: makeVector(s.street), place: makeVector(s.place) }),
+    rows: ipc({ cell: makeVector(s.cellLo), lat: makeVector(s.lat), lng: makeVector(s.lng), number: makeVector(s.numbers), rep: makeVector(s.reps), flags: makeVector(s.flags), street: makeVector(s.street), place: makeVector(s.place) }),
+    cellruns: ipc({ hi: makeVector(s.cellHi), start: makeVector(s.cellRun.subarray(0, s.cellHi.length)) }),
+    bignumbers: ipc({ row: makeVector(s.bigRows), number: makeVector(s.bigNumbers) }),
     postings: ipc({ row: makeVector(s.postings) }),
     groups: ipc({ place: makeVector(s.groupPlace), end: makeVector(s.groupEnd) }),
     keys: ipc({ key: utf8(s.keys), start: makeVector(s.groupStart.subarray(0, s.keys.length)) }),
@@ -349,7 +606,13 @@ export function loadSegment(dir: string): Segment {
   const strings = (t: Table, col: string) => t.getChild(col)!.toArray() as (string | null)[];
   const rows = read('rows'), groups = read('groups'), keys = read('keys'), streets = read('streets'), places = read('places'), blocks = read('blocks');
   const n = rows.numRows;
-  const cells = values<BigUint64Array>(rows, 'cell');
+  const cellLo = values<Uint32Array>(rows, 'cell');
+  const runs = read('cellruns'), big = read('bignumbers');
+  const cellHi = values<Uint32Array>(runs, 'hi');
+  const cellRun = new Uint32Array(cellHi.length + 1);
+  cellRun.set(values<Uint32Array>(runs, 'start'));
+  cellRun[cellHi.length] = n;
+  const cellOf = (i: number) => (BigInt(cellHi[runOf(cellRun, i)]!) << 32n) | BigInt(cellLo[i]!);
   const lat = values<Int32Array | Float64Array>(rows, 'lat');
   const groupEnd = values<Uint32Array>(groups, 'end');
   const keyList = strings(keys, 'key') as string[];
@@ -360,8 +623,8 @@ export function loadSegment(dir: string): Segment {
   const offsets = (block.valueOffsets as Int32Array).subarray(0, blocks.numRows + 1);
   const [pc, code, name, key, source] = ['postcode', 'code', 'name', 'key', 'source'].map((c) => strings(places, c));
   return {
-    n, minCell: cells[0]!, maxCell: cells[n - 1]!, cells, lat, lng: values(rows, 'lng'), fixed: lat instanceof Int32Array,
-    numbers: values(rows, 'number'), reps: values(rows, 'rep'), flags: values(rows, 'flags'), street: values(rows, 'street'), place: values(rows, 'place'),
+    n, minCell: cellOf(0), maxCell: cellOf(n - 1), cellLo, cellHi, cellRun, lat, lng: values(rows, 'lng'), fixed: lat instanceof Int32Array,
+    numbers: values(rows, 'number'), bigRows: big.numRows === 0 ? new Uint32Array(0) : values(big, 'row'), bigNumbers: big.numRows === 0 ? new Int32Array(0) : values(big, 'number'), reps: values(rows, 'rep'), flags: values(rows, 'flags'), street: values(rows, 'street'), place: values(rows, 'place'),
     streetNames: strings(streets, 'name') as string[], streetKeys: strings(streets, 'key') as string[],
     places: pc!.map((postcode, i) => ({ postcode, locality_code: code![i]!, locality_name: name![i]!, locality_key: key![i]!, source: source![i]!, variants: key![i]!.split('|') })),
     repNames: strings(read('reps'), 'rep'), keys: keyList, groupStart, groupPlace: values(groups, 'place'), groupEnd, postings: values(read('postings'), 'row'),

@@ -1,8 +1,8 @@
 import { quotedString } from '@duckdb/node-api';
 import type { Country } from '../../../schemas/common.ts';
 import type { MemoryTable, Warehouse } from '../../core/warehouse.ts';
-import { addressIndexOf, type AddressIndex } from './address-index.ts';
-import { scoreCandidate, streetKey, type ParsedAddress } from '../address/index.ts';
+import { addressIndexOf, type AddressIndex, type NearFilters } from './address-index.ts';
+import { candidateScorer, streetKey, type ParsedAddress } from '../address/index.ts';
 
 /**
  * One row per street of a locality, with the envelope of its cells, held in DuckDB's memory:
@@ -84,23 +84,26 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
   const streets = `${country}_streets`;
   // The address index answers once built (address-index.ts); DuckDB until then, with the same
   // entries in the same order (locality key, then code) and the same rows.
+  const noPostcode = { ...q, postcode: null };
   const localityAgrees = (localityKey: string, code: string | null) => (filters.citycode === undefined || code === filters.citycode)
-    && placeAgrees({ ...q, postcode: null }, { postcode: null, locality_key: localityKey, locality_code: code ?? '' });
-  const entriesOf = async (k: string): Promise<StreetEntry[]> => (index
-    ? index.streets(k, localityAgrees)
-    : await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1 ORDER BY locality_key, locality_code`, [k])).filter(agrees);
+    && placeAgrees(noPostcode, { postcode: null, locality_key: localityKey, locality_code: code ?? '' });
+  const entriesOf = async (k: string): Promise<StreetEntry[]> => {
+    if (!index) return (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1 ORDER BY locality_key, locality_code`, [k])).filter(agrees);
+    // The index makes its entries as they are read: only the first MAX_STREETS agreeing ones.
+    const out: StreetEntry[] = [];
+    // (An empty city restricts nothing in placeAgrees: no place directory then either.)
+    for (const e of index.streets(k, localityAgrees, q.city || null)) if (agrees(e) && out.push(e) >= MAX_STREETS) break;
+    return out;
+  };
   let entries = await entriesOf(key);
   let streetScore = 1;
   if (entries.length === 0) {
-    // Spelling variants: the closest street keys, within the place named when there is one.
-    const near = await warehouse.query<{ street_key: string; sim: number }>(
-      `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${streets}
-       WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2))
-         AND ($3::VARCHAR IS NULL OR locality_key = $3 OR starts_with(locality_key, $3 || ' '))
-         AND ($4::VARCHAR IS NULL OR locality_code = $4)
-       GROUP BY street_key HAVING sim >= 0.9 ORDER BY sim DESC, street_key LIMIT 3`,
-      [key, q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase(), q.city, filters.citycode ?? null],
-    );
+    // Spelling variants: the closest street keys, within the place named when there is one
+    // (the index computes DuckDB's Jaro-Winkler on the same keys: jaro-winkler.ts).
+    const postcode = q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase();
+    const near = index
+      ? index.nearKeys(key, { postcode, city: q.city, citycode: filters.citycode ?? null }, NEAR_MIN, NEAR_LIMIT)
+      : await nearKeysSql(warehouse, country, key, { postcode, city: q.city, citycode: filters.citycode ?? null });
     if (near.length === 0) return null;
     entries = await entriesOf(near[0]!.street_key);
     streetScore = near[0]!.sim;
@@ -115,9 +118,22 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
   // Each candidate scored once (a comparator would score it at every comparison: trigram
   // similarities, about 6 ms a query for one street's forty numbers). Equal scores and labels go
   // to the smallest id, so that both paths give the same order.
-  const scored = agreeing.map((a) => ({ a, score: scoreCandidate(q, { number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key }) }));
+  const score = candidateScorer(q);
+  const scored = agreeing.map((a) => ({ a, score: score({ number: a.number, rep: a.rep, street: a.street, postcode: a.postcode, city: a.locality_key }) }));
   scored.sort((x, y) => y.score - x.score || x.a.label.localeCompare(y.a.label) || (x.a.id < y.a.id ? -1 : x.a.id > y.a.id ? 1 : 0));
   return scored.length > 0 ? { candidates: scored.map((s) => s.a), streetScore, scores: scored.map((s) => s.score) } : null;
+}
+
+/** The spelling variants of a street key read from DuckDB's `streets` memory table (AddressIndex.nearKeys answers the same). */
+export async function nearKeysSql(warehouse: Warehouse, country: Country, key: string, filters: NearFilters): Promise<{ street_key: string; sim: number }[]> {
+  return warehouse.query<{ street_key: string; sim: number }>(
+    `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${country}_streets
+     WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2))
+       AND ($3::VARCHAR IS NULL OR locality_key = $3 OR starts_with(locality_key, $3 || ' '))
+       AND ($4::VARCHAR IS NULL OR locality_code = $4)
+     GROUP BY street_key HAVING sim >= ${NEAR_MIN} ORDER BY sim DESC, street_key LIMIT ${NEAR_LIMIT}`,
+    [key, filters.postcode, filters.city, filters.citycode],
+  );
 }
 
 /** A street's rows read where its cells lie: a few row groups of one or two files. */
@@ -151,6 +167,9 @@ function streetAgrees(q: ParsedAddress, e: StreetEntry): boolean {
 function hasKey(column: string, param: string): string {
   return `(${column} = ${param} OR (contains(${column}, '|') AND list_contains(string_split(${column}, '|'), ${param})))`;
 }
+
+/** Spelling variants: the least Jaro-Winkler similarity of a street key, and how many are read. */
+export const NEAR_MIN = 0.9, NEAR_LIMIT = 3;
 
 /** Localities read for one street name at most (a name shared by many communes, without a place given). */
 const MAX_STREETS = 20;
@@ -217,7 +236,8 @@ const MAX_LOCALITY_WORDS = 5;
  * anywhere (so "rue de Paris" in Lyon stays a street). The parsed query comes back with its city
  * set, so that a street of another locality cannot answer it; `locality` says whether it was.
  */
-export async function withTrailingLocality(warehouse: Warehouse, country: Country, q: ParsedAddress): Promise<{ q: ParsedAddress; locality: boolean }> {
+export async function withTrailingLocality(warehouse: Warehouse, country: Country, q: ParsedAddress,
+  index: AddressIndex | null = addressIndexOf(warehouse, country)): Promise<{ q: ParsedAddress; locality: boolean }> {
   if (q.city !== null || q.postcode !== null || !q.street || !warehouse.has(country, 'streets')) return { q, locality: false };
   const words = q.street.split(' ');
   const splits: { city: string; street: string }[] = [];
@@ -230,18 +250,22 @@ export async function withTrailingLocality(warehouse: Warehouse, country: Countr
   const whole = streetKey(q.street);
   const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
   const inCities = `locality_key IN (${list(1, cities.length)})`;
-  const [found] = await warehouse.query<{ cities: string[] | null; pairs: string[] | null; whole: boolean | null }>(
-    `SELECT list(DISTINCT locality_key) FILTER (WHERE ${inCities}) AS cities,
-       list(DISTINCT locality_key || '|' || street_key) FILTER (WHERE ${inCities} AND street_key IN (${list(cities.length + 1, keys.length)})) AS pairs,
-       bool_or(street_key = $${cities.length + keys.length + 1}) AS whole
-     FROM ${country}_streets WHERE ${inCities} OR street_key = $${cities.length + keys.length + 1}`,
-    [...cities, ...keys, whole],
-  );
-  const known = new Set(found?.cities ?? []);
-  const pairs = new Set(found?.pairs ?? []);
+  // The address index answers the same three questions once built.
+  const found = index ? index.trailing(cities, keys, whole) : await (async () => {
+    const [r] = await warehouse.query<{ cities: string[] | null; pairs: string[] | null; whole: boolean | null }>(
+      `SELECT list(DISTINCT locality_key) FILTER (WHERE ${inCities}) AS cities,
+         list(DISTINCT locality_key || '|' || street_key) FILTER (WHERE ${inCities} AND street_key IN (${list(cities.length + 1, keys.length)})) AS pairs,
+         bool_or(street_key = $${cities.length + keys.length + 1}) AS whole
+       FROM ${country}_streets WHERE ${inCities} OR street_key = $${cities.length + keys.length + 1}`,
+      [...cities, ...keys, whole],
+    );
+    return { cities: new Set(r?.cities ?? []), pairs: new Set(r?.pairs ?? []), whole: r?.whole === true };
+  })();
+  const known = found.cities;
+  const pairs = found.pairs;
   const named = splits.filter((s, i) => known.has(s.city) && keys[i] !== '');
   if (named.length === 0) return { q, locality: false };
   for (const s of named) if (pairs.has(`${s.city}|${streetKey(s.street)}`)) return { q: { ...q, street: s.street, city: s.city }, locality: true };
-  if (found?.whole) return { q, locality: false };
+  if (found.whole) return { q, locality: false };
   return { q: { ...q, street: named[0]!.street, city: named[0]!.city }, locality: true };
 }

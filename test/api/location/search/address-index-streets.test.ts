@@ -8,8 +8,8 @@ import { rng } from '../../../../bench/generate.ts';
 import type { Warehouse } from '../../../../api/core/warehouse.ts';
 import { openLocationWarehouse } from '../../../../api/location/warehouse.ts';
 import { buildAddressIndex, type AddressIndex, type BuildStats } from '../../../../api/location/search/address-index.ts';
-import { findStreet, nearestAddressSql, type OfficialAddress } from '../../../../api/location/search/official.ts';
-import { parseAddressQuery } from '../../../../api/location/address/index.ts';
+import { findStreet, nearestAddressSql, nearKeysSql, withTrailingLocality, NEAR_LIMIT, NEAR_MIN, type OfficialAddress } from '../../../../api/location/search/official.ts';
+import { parseAddressQuery, streetKey } from '../../../../api/location/address/index.ts';
 import { rangesAround } from '../../../../schemas/tables/cells.ts';
 import type { Country } from '../../../../schemas/common.ts';
 
@@ -41,9 +41,16 @@ function queries(rows: Row[], rand: () => number): { text: string; filters?: { c
     out.push({ text: `${r.street} ${r.postcode ?? ''}` });
     out.push({ text: `${r.number ?? 1} ${r.street}`, filters: { citycode: r.locality_code } });
     if (r.postcode) out.push({ text: `${r.number ?? 1} ${r.street}`, filters: { postcode: r.postcode } });
-    // A misspelling (a letter dropped): the spelling-variant search, then the index's entries.
+    // Misspellings (a letter dropped, two letters swapped): the spelling-variant search, then
+    // the index's entries; with the locality, alone (every key of the country), with a postcode
+    // or a commune code filter.
     const at = 3 + Math.floor(rand() * Math.max(1, r.street.length - 4));
-    out.push({ text: `${r.number ?? 1} ${r.street.slice(0, at)}${r.street.slice(at + 1)} ${city}` });
+    const dropped = `${r.street.slice(0, at)}${r.street.slice(at + 1)}`;
+    const swapped = `${r.street.slice(0, at)}${r.street[at + 1] ?? ''}${r.street[at]}${r.street.slice(at + 2)}`;
+    out.push({ text: `${r.number ?? 1} ${dropped} ${city}` });
+    out.push({ text: `${r.number ?? 1} ${swapped}` });
+    if (r.postcode) out.push({ text: `${dropped} ${r.postcode}` });
+    out.push({ text: `${r.number ?? 1} ${swapped}`, filters: { citycode: r.locality_code } });
   }
   return out;
 }
@@ -54,18 +61,36 @@ describe('address index: street search', () => {
       const rand = rng(3);
       const index = indexes.get(country)!;
       expect(index.size).toBeGreaterThan(3_000);
-      let found = 0, many = 0;
+      let found = 0, many = 0, misspelt = 0, near = 0, trailing = 0;
       for (const { text, filters } of queries(await sample(country, 30, 11), rand)) {
-        const q = parseAddressQuery(text, { country });
+        const parsed = parseAddressQuery(text, { country });
+        // A locality named at the end of the query, read from the index as from DuckDB.
+        const named = await withTrailingLocality(warehouse, country, parsed, null);
+        expect(await withTrailingLocality(warehouse, country, parsed, index), text).toEqual(named);
+        if (named.locality) trailing++;
+        const q = named.q;
         const sql = await findStreet(warehouse, country, q, filters, null);
         const mem = await findStreet(warehouse, country, q, filters, index);
         expect(mem, `${text} ${JSON.stringify(filters ?? {})}`).toEqual(sql);
         if (sql) found++;
+        if (sql && sql.streetScore < 1) misspelt++;
         if (sql && new Set(sql.candidates.map((c) => c.locality_code)).size > 1) many++;
+        // The spelling variants themselves: the same three keys and scores, to the last bit.
+        const key = q.street ? streetKey(q.street) : '';
+        if (key) {
+          const nf = { postcode: q.postcode === null ? null : q.postcode.replace(/\s+/g, '').toUpperCase(), city: q.city, citycode: filters?.citycode ?? null };
+          const want = await nearKeysSql(warehouse, country, key, nf);
+          expect(index.nearKeys(key, nf, NEAR_MIN, NEAR_LIMIT), `${key} ${JSON.stringify(nf)}`).toEqual(want);
+          if (want.length > 1) near++;
+        }
       }
       expect(found).toBeGreaterThan(100);
       // Street names shared by several localities, answered without a place.
       expect(many).toBeGreaterThan(5);
+      // Misspellings found through the spelling-variant search, several keys close to some.
+      expect(misspelt).toBeGreaterThan(30);
+      expect(near).toBeGreaterThan(5);
+      expect(trailing).toBeGreaterThan(10);
     }, 300_000);
 
     it(`gives the nearest address of the DuckDB path (${country})`, async () => {

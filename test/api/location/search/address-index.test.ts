@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Warehouse } from '../../../../api/core/warehouse.ts';
 import { openLocationWarehouse } from '../../../../api/location/warehouse.ts';
-import { addressIndexOf, addressIndexReady, buildAddressIndex, type AddressIndex } from '../../../../api/location/search/address-index.ts';
+import { addressIndexOf, addressIndexReady, buildAddressIndex, ESTIMATED_BYTES_PER_ADDRESS, type AddressIndex } from '../../../../api/location/search/address-index.ts';
 import { nearestAddress, nearestAddressSql } from '../../../../api/location/search/official.ts';
 import { ADDRESS_COLUMNS } from '../../../../schemas/tables/addresses.ts';
 import { pointCell, rangesAround } from '../../../../schemas/tables/cells.ts';
@@ -50,7 +50,8 @@ function addressRows(seed: number): string[][] {
     const twin = i > 0 && rand() < 1 / 6 ? Math.floor(rand() * i) : -1;
     const p = twin >= 0 ? points[twin]! : around(rand, 1500);
     points.push(p);
-    const number = rand() < 0.1 ? '\\N' : String(1 + Math.floor(rand() * 120));
+    // Now and then a number the index keeps aside (65535 and above, or 0).
+    const number = rand() < 0.1 ? '\\N' : i % 97 === 0 ? String(65_000 + i) : i % 101 === 0 ? '0' : String(1 + Math.floor(rand() * 120));
     const rep = rand() < 0.1 ? 'bis' : '\\N';
     const street = `Rue Test ${i % 50}`;
     const id = i % 89 === 0 ? `é75103_${i}` : `75103_${String(N - i).padStart(5, '0')}`;
@@ -98,10 +99,15 @@ describe('address index', () => {
     expect(withNulls.some((a) => a.parcels === null)).toBe(true);
     expect(withNulls.some((a) => a.postcode === null)).toBe(true);
     expect(withNulls.some((a) => a.rep === 'bis')).toBe(true);
+    // Every point finds an address at its position: numbers read back as published, the large ones too.
+    const published = new Set(points.map((_, i) => (i % 97 === 0 ? 65_000 + i : -1)));
+    expect(withNulls.filter((a) => a.number !== null && a.number >= 65_535 && published.has(a.number)).length).toBeGreaterThan(10);
+    expect(withNulls.some((a) => a.number === 0)).toBe(true);
   });
 
   it('is not built above its memory budget', async () => {
-    expect(await buildAddressIndex(warehouse, 'fr', N * 39)).toBeNull();
+    expect(await buildAddressIndex(warehouse, 'fr', N * (ESTIMATED_BYTES_PER_ADDRESS - 1))).toBeNull();
+    expect(await buildAddressIndex(warehouse, 'fr', N * ESTIMATED_BYTES_PER_ADDRESS, false)).not.toBeNull();
     expect(await buildAddressIndex(warehouse, 'be')).toBeNull();
   });
 
