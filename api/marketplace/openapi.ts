@@ -21,14 +21,15 @@ export interface MarketRouteDoc {
   headers?: Record<string, unknown>[];
 }
 
-export function marketplaceOpenApi(routes: MarketRouteDoc[]) {
+/** `examples`: a recorded response per operation, keyed `<method> <path>` (api/marketplace/openapi-examples.json). */
+export function marketplaceOpenApi(routes: MarketRouteDoc[], examples: Record<string, unknown> = {}) {
   const components = new SchemaComponents([{ module: marketplaceSchemas as Record<string, unknown> }]);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const operationId = operationIdOf(r.method, r.path);
     const parameters = [...parametersOf('query', r.query), ...parametersOf('path', r.params), ...r.headers ?? []];
     const responses: Record<string, unknown> = {
-      200: { description: 'success', content: components.content(r.response, responseNameOf(operationId)) },
+      200: { description: 'success', content: components.content(r.response, responseNameOf(operationId), examples[`${r.method} ${r.path}`]) },
       ...errorResponses([...r.errors, 'unauthorized', 'rate_limited', 'store_not_found', 'internal_error'], (c) => MARKET_ERROR_STATUS[c as MarketErrorCode], 'MarketErrorBody'),
     };
     (paths[r.path] ??= {})[r.method] = { operationId, summary: r.summary, description: r.description, parameters, security: [{ apiKey: [], apiToken: [] }], responses };

@@ -38,6 +38,7 @@ import { invalid, MarketError } from './errors.ts';
 import { endpointAuthorization, profileOf } from './format.ts';
 import { marketplaceOpenApi, type MarketRouteDoc } from './openapi.ts';
 import { deliveryLog } from './webhooks/log.ts';
+import { marketplaceExamples } from './openapi-examples.ts';
 import { webhookId } from './webhooks/worker.ts';
 import { emitTest } from './outbox.ts';
 
@@ -221,7 +222,7 @@ export async function marketplaceRoutes(app: FastifyInstance, deps: MarketplaceR
     return sendMarketError(request, reply, new MarketError('not_found', `no route ${request.method} ${path}`));
   });
 
-  const document = marketplaceOpenApi(ROUTE_DOCS);
+  const document = marketplaceOpenApi(ROUTE_DOCS, marketplaceExamples);
   app.get('/openapi.json', { config: { publicDocument: true } }, async () => document);
 
   // Store, credentials (spec 5) and rate limit (spec 8), before the body or any parameter is read.
