@@ -2,6 +2,7 @@
  * The listing routes of every version in the OpenAPI document: one path per prefix, with the
  * response schema of that version and its error statuses (spec section 7).
  */
+import { listingExamples } from './openapi-examples.ts';
 import { operationIdOf, parametersOf, responseNameOf, type SchemaComponents } from '../core/openapi.ts';
 import { LISTING_LOCALES } from '../../schemas/listing/common.ts';
 import type { ListingRoute } from './routes.ts';
@@ -40,7 +41,7 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
       const operationId = operationIdOf(r.method, url);
       const ok = r.kind === null
         ? { 204: { description: 'deleted', headers } }
-        : { [r.status]: { description: 'success', headers, content: components.content(responseSchema(r.kind, version.version), responseNameOf(operationId)) } };
+        : { [r.status]: { description: 'success', headers, content: components.content(responseSchema(r.kind, version.version), responseNameOf(operationId), listingExamples[`${r.method.toLowerCase()} ${url}`]) } };
       const changes = VERSIONS.slice(1, VERSIONS.indexOf(version) + 1).flatMap((v) => v.changes.map((c) => `- ${v.version}: ${c.description}`));
       paths[url] ??= {};
       paths[url][r.method.toLowerCase()] = {
