@@ -25,6 +25,8 @@ export interface Warehouse {
   filesWithCells(country: Country, table: string, lo: bigint, hi: bigint): string[];
   /** Every Parquet file of a table at the last refresh (for tables without a cell column). */
   filesOf?(country: Country, table: string): string[];
+  /** Creates a lazy memory table (MemoryTable.lazy) before a query reads it; a no-op for any other. */
+  ensure?(country: Country, table: string): Promise<void>;
   /** Incremented by each refresh: derived caches compare it to know they are stale. */
   readonly generation: number;
   /** Re-reads the folder: picks up tables published since the start. */
@@ -39,7 +41,16 @@ export interface Warehouse {
  * of table `from`): every location request reads such tables, and a query on a memory table costs
  * a fraction of one on Parquet files.
  */
-export interface MemoryTable { from: string; select: string }
+export interface MemoryTable {
+  from: string;
+  select: string;
+  /**
+   * Created at its first use after a refresh (`ensure`), not at the refresh: for a table only read
+   * until an in-process index answers instead (the streets of the address index), which the
+   * server then never builds when the index is loaded before any request needs it.
+   */
+  lazy?: boolean;
+}
 
 /** What the warehouse exposes: the tables of data/<country>/ and the memory tables derived from them. */
 export interface WarehouseLayout { tables: readonly string[]; memoryTables: Readonly<Record<string, MemoryTable>> }
@@ -70,7 +81,13 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
   let tableFiles = new Map<string, string[]>();
+  // Lazy memory tables not made since the last refresh (their CREATE statement, one object per
+  // refresh so that a making started before a refresh does not count for the next one), and the
+  // making under way.
+  const pendingLazy = new Map<string, { sql: string }>();
+  const makingLazy = new Map<{ sql: string }, Promise<void>>();
   const refresh = async () => {
+    pendingLazy.clear();
     seenManifests = manifestTimes();
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
@@ -97,7 +114,14 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
       for (const [name, m] of Object.entries(MEMORY_TABLES)) {
         const table = `${country}_${name}`;
         if (next.has(`${country}_${m.from}`)) {
-          await setup.run(`CREATE OR REPLACE TABLE ${table} AS ${m.select.replaceAll('{src}', `${country}_${m.from}`)}`);
+          const create = `CREATE OR REPLACE TABLE ${table} AS ${m.select.replaceAll('{src}', `${country}_${m.from}`)}`;
+          if (m.lazy) {
+            // The source may have changed: the next `ensure` makes the table again from it.
+            await setup.run(`DROP TABLE IF EXISTS ${table}`);
+            pendingLazy.set(table, { sql: create });
+          } else {
+            await setup.run(create);
+          }
           next.add(table);
         } else {
           await setup.run(`DROP TABLE IF EXISTS ${table}`);
@@ -120,6 +144,23 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
       return [...files];
     },
     filesOf: (country, table) => tableFiles.get(`${country}_${table}`) ?? [],
+    async ensure(country, table) {
+      const name = `${country}_${table}`;
+      const pending = pendingLazy.get(name);
+      if (!pending) return;
+      let making = makingLazy.get(pending);
+      if (!making) {
+        making = (async () => {
+          const c = await acquire();
+          try { await c.run(pending.sql); } finally { release(c); }
+          if (pendingLazy.get(name) === pending) pendingLazy.delete(name);
+        })();
+        makingLazy.set(pending, making);
+        // A failed making is tried again by the next caller; every caller sees the failure.
+        making.then(() => makingLazy.delete(pending), () => makingLazy.delete(pending));
+      }
+      await making;
+    },
     async query<T>(sql: string, params: DuckDBValue[] = []) {
       const c = await acquire();
       try {

@@ -6,10 +6,12 @@ import { candidateScorer, streetKey, type ParsedAddress } from '../address/index
 
 /**
  * One row per street of a locality, with the envelope of its cells, held in DuckDB's memory:
- * address search reads only there. Keys holding several language variants (Belgium:
- * "grand place|grote markt") give one row per variant.
+ * address search reads there until the address index is built. Keys holding several language
+ * variants (Belgium: "grand place|grote markt") give one row per variant. Lazy: made at the first
+ * search that needs it, so a server whose saved index loads before any request never holds it
+ * (135-180 MB at 10 M addresses, docs/benchmarks.md).
  */
-export const STREETS_MEMORY_TABLE: MemoryTable = { from: 'addresses', select: `SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM (
+export const STREETS_MEMORY_TABLE: MemoryTable = { from: 'addresses', lazy: true, select: `SELECT street_key, locality_key, locality_code, list(DISTINCT postcode) FILTER (WHERE postcode IS NOT NULL) AS postcodes, min(cell) AS lo, max(cell) AS hi FROM (
       SELECT street_key, locality_key, locality_code, postcode, cell FROM {src} WHERE NOT contains(street_key, '|') AND NOT contains(locality_key, '|')
       UNION ALL
       SELECT s.k AS street_key, l.k AS locality_key, locality_code, postcode, cell FROM {src} a, unnest(string_split(a.street_key, '|')) AS s(k), unnest(string_split(a.locality_key, '|')) AS l(k)
@@ -88,6 +90,7 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
   const localityAgrees = (localityKey: string, code: string | null) => (filters.citycode === undefined || code === filters.citycode)
     && placeAgrees(noPostcode, { postcode: null, locality_key: localityKey, locality_code: code ?? '' });
   const entriesOf = async (k: string): Promise<StreetEntry[]> => {
+    if (!index) await warehouse.ensure?.(country, 'streets');
     if (!index) return (await warehouse.query<StreetEntry>(`SELECT * FROM ${streets} WHERE street_key = $1 ORDER BY locality_key, locality_code`, [k])).filter(agrees);
     // The index makes its entries as they are read: only the first MAX_STREETS agreeing ones.
     const out: StreetEntry[] = [];
@@ -126,6 +129,7 @@ export async function findStreet(warehouse: Warehouse, country: Country, q: Pars
 
 /** The spelling variants of a street key read from DuckDB's `streets` memory table (AddressIndex.nearKeys answers the same). */
 export async function nearKeysSql(warehouse: Warehouse, country: Country, key: string, filters: NearFilters): Promise<{ street_key: string; sim: number }[]> {
+  await warehouse.ensure?.(country, 'streets');
   return warehouse.query<{ street_key: string; sim: number }>(
     `SELECT street_key, max(jaro_winkler_similarity(street_key, $1)) AS sim FROM ${country}_streets
      WHERE ($2::VARCHAR IS NULL OR list_contains(list_transform(postcodes, p -> replace(upper(p), ' ', '')), $2))
@@ -252,6 +256,7 @@ export async function withTrailingLocality(warehouse: Warehouse, country: Countr
   const inCities = `locality_key IN (${list(1, cities.length)})`;
   // The address index answers the same three questions once built.
   const found = index ? index.trailing(cities, keys, whole) : await (async () => {
+    await warehouse.ensure?.(country, 'streets');
     const [r] = await warehouse.query<{ cities: string[] | null; pairs: string[] | null; whole: boolean | null }>(
       `SELECT list(DISTINCT locality_key) FILTER (WHERE ${inCities}) AS cities,
          list(DISTINCT locality_key || '|' || street_key) FILTER (WHERE ${inCities} AND street_key IN (${list(cities.length + 1, keys.length)})) AS pairs,

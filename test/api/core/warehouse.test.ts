@@ -33,4 +33,33 @@ describe('warehouse', () => {
       expect(await w.refreshIfChanged()).toBe(false);
     } finally { w.close(); }
   });
+
+  it('makes a lazy memory table at its first use, once for concurrent callers, and again from the new files after a refresh', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-wh-lazy-'));
+    const dataDir = join(root, 'data');
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.slice(0, 3).map(banLine).join('\n')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: file });
+    const w = await openWarehouse(dataDir, WAREHOUSE_LAYOUT);
+    const tables = async () => (await w.query<{ name: string }>("SELECT table_name AS name FROM duckdb_tables() WHERE table_name = 'fr_streets'")).length;
+    try {
+      // Registered (the search paths see a table), not made: nothing needed it yet.
+      expect(w.has('fr', 'streets')).toBe(true);
+      expect(await tables()).toBe(0);
+      await Promise.all([w.ensure!('fr', 'streets'), w.ensure!('fr', 'streets'), w.ensure!('fr', 'streets')]);
+      expect(await tables()).toBe(1);
+      const count = async () => Number((await w.query<{ n: bigint }>("SELECT count(*) AS n FROM fr_streets"))[0]!.n);
+      const before = await count();
+      expect(before).toBeGreaterThan(0);
+      // New addresses published: the refresh drops the table, the next use makes it from them.
+      await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+      await ingestBanFile(silentContext(dataDir), { path: file });
+      expect(await w.refreshIfChanged()).toBe(true);
+      expect(await tables()).toBe(0);
+      await w.ensure!('fr', 'streets');
+      expect(await count()).toBeGreaterThan(before);
+      // Any other table: a no-op.
+      await w.ensure!('fr', 'addresses');
+    } finally { w.close(); }
+  });
 });
