@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../../schemas/error.ts';
 import type { AnyRoute } from './routes.ts';
@@ -209,4 +210,19 @@ export function tagsOf(paths: Record<string, Record<string, unknown>>): { name: 
   const names = new Set<string>();
   for (const methods of Object.values(paths)) for (const op of Object.values(methods) as { tags?: string[] }[]) for (const t of op.tags ?? []) names.add(t);
   return [...names].map((name) => ({ name }));
+}
+
+/** Recorded responses by operation (`<METHOD> <path>`), shown as the operations' examples: an examples file of a module. */
+export function readExamples(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+/** A response as an example: request ids and clocks fixed, lists cut to three items. */
+export function asExample(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body), (key, value) => {
+    if (key === 'request_id') return 'req_example';
+    if (key === 'generated_at') return '2026-11-20T10:00:30.000Z';
+    if (key === 'imported_at') return '2026-11-20T09:00:00.000Z';
+    return Array.isArray(value) && value.length > 3 ? value.slice(0, 3) : value;
+  });
 }

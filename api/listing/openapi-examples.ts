@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readExamples } from '../core/openapi.ts';
 
 /**
  * One recorded response per read operation of the listing API in each version
@@ -11,4 +11,4 @@ import { join } from 'node:path';
  */
 export const LISTING_EXAMPLES_FILE = join(import.meta.dirname, 'openapi-examples.json');
 
-export const listingExamples: Record<string, unknown> = JSON.parse(readFileSync(LISTING_EXAMPLES_FILE, 'utf8')) as Record<string, unknown>;
+export const listingExamples = readExamples(LISTING_EXAMPLES_FILE);

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readExamples } from '../core/openapi.ts';
 
 /**
  * One recorded response per main location operation (`GET /api/v1/fr/report`), answered by the
@@ -10,14 +10,4 @@ import { join } from 'node:path';
  */
 export const EXAMPLES_FILE = join(import.meta.dirname, 'openapi-examples.json');
 
-export const locationExamples: Record<string, unknown> = JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Record<string, unknown>;
-
-/** A response as an example: request ids and clocks fixed, lists cut to three items. */
-export function asExample(body: unknown): unknown {
-  return JSON.parse(JSON.stringify(body), (key, value) => {
-    if (key === 'request_id') return 'req_example';
-    if (key === 'generated_at') return '2026-11-20T10:00:30.000Z';
-    if (key === 'imported_at') return '2026-11-20T09:00:00.000Z';
-    return Array.isArray(value) && value.length > 3 ? value.slice(0, 3) : value;
-  });
-}
+export const locationExamples = readExamples(EXAMPLES_FILE);

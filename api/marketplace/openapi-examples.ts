@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readExamples } from '../core/openapi.ts';
 
 /**
  * One recorded response per marketplace operation (`get /stores/{store}/fr/api/v1/services`),
@@ -10,4 +10,4 @@ import { join } from 'node:path';
  */
 export const MARKETPLACE_EXAMPLES_FILE = join(import.meta.dirname, 'openapi-examples.json');
 
-export const marketplaceExamples: Record<string, unknown> = JSON.parse(readFileSync(MARKETPLACE_EXAMPLES_FILE, 'utf8')) as Record<string, unknown>;
+export const marketplaceExamples = readExamples(MARKETPLACE_EXAMPLES_FILE);

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { buildingStockSource } from '../../datasets/be/building-stock/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
@@ -43,7 +43,7 @@ export async function ingestBuildingStock(ctx: JobContext, input: BuildingStockI
     // year -> municipality -> building type -> dwellings, with the line of the municipality's first row.
     const stock = new Map<number, Map<string, { line: number; byType: Map<string, number> }>>();
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: '|', encoding, progress: { label: `be.census ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|', encoding, progress: fileProgress(ctx, 'be.census', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       if ((record.CD_REFNIS_LVL ?? '').trim() !== MUNICIPALITY || (record.CD_STAT_TYPE ?? '').trim() !== DWELLINGS) continue;

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
@@ -23,7 +23,7 @@ export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeI
   // One partition per income year, all written before any is published: a failure publishes nothing.
   return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-income', source: statbelIncomeSource, input, rejectsPartition: statbelIncomeSource.id }, async ({ rejects, writer: writerOf }) => {
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: { label: `be.statbel-income ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: fileProgress(ctx, 'be.statbel-income', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const year = Number(record.CD_YEAR);

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { statbelPriceSectorsSource, statbelPricesSource } from '../../datasets/be/statbel-prices/source.ts';
 import { reliabilityOf } from '../../schemas/tables/market-indicators.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
@@ -42,7 +42,7 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
   requireColumns(header, COLUMNS, "Statbel's real-estate sales by municipality (pipe-separated)");
   return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-prices', source: statbelPricesSource, input, rejectsPartition: statbelPricesSource.id }, async ({ rejects, writer: writerOf }) => {
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: { label: `be.statbel-prices ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: fileProgress(ctx, 'be.statbel-prices', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       if ((record.CD_PERIOD ?? '').trim() !== 'Y' || (record.CD_niveau_refnis ?? '').trim() !== '5') continue;
@@ -90,7 +90,7 @@ async function ingestStatbelPriceSectors(ctx: JobContext, input: StatbelPricesIn
   const source = statbelPriceSectorsSource;
   return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-prices', source, input, rejectsPartition: source.id }, async ({ rejects, writer }) => {
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { encoding: input.encoding, progress: { label: `be.statbel-prices ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { encoding: input.encoding, progress: fileProgress(ctx, 'be.statbel-prices', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const type = record.CD_TYPE_NL !== undefined ? priceTypeOf(record.CD_TYPE_NL) : SECTOR_TYPE_CODES[(record.CD_TYPE ?? '').trim()] ?? null;

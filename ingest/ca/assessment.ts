@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import type { Source } from '../../datasets/source.ts';
 import { caAssessmentSource, caTaxRatesSource } from '../../datasets/ca/assessment/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
@@ -38,7 +38,7 @@ export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInp
   return runZoneValuesJob(ctx, { country: 'ca', job: 'ca.assessment', source: kind.source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ',', progress: { label: `ca.assessment ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ',', progress: fileProgress(ctx, 'ca.assessment', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.cod_geo ?? '').trim();

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { caCensusSource } from '../../datasets/ca/census/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
@@ -36,7 +36,7 @@ export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Pro
     let total = 0;
     // The number of recipients of the block being read, per geography (rows of one geography are consecutive).
     let recipients: { geo: string; n: number | null } = { geo: '', n: null };
-    for await (const { line, record, error } of readCsv(input.path, { separator: ',', encoding, progress: { label: `ca.census ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ',', encoding, progress: fileProgress(ctx, 'ca.census', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       if ((record.GEO_LEVEL ?? '').trim() !== 'Forward sortation area') continue;

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { caSchoolsSource } from '../../datasets/ca/schools/source.ts';
 import type { PlaceCategory } from '../../schemas/categories.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -36,7 +36,7 @@ export async function ingestCaSchools(ctx: JobContext, input: JobInput): Promise
   const projections = new Map<string | null, ToWgs84>();
   let total = 0;
   try {
-    for await (const { index, feature, crs } of readFeatures(input.path, { layer: 'PPS_Public_Ecole', progress: { label: `ca.schools ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { index, feature, crs } of readFeatures(input.path, { layer: 'PPS_Public_Ecole', progress: fileProgress(ctx, 'ca.schools', input.path) })) {
       const p = (feature.properties ?? {}) as Record<string, unknown>;
       if (total === 0) {
         const missing = REQUIRED.filter((k) => !(k in p));

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from './progress.ts';
 import type { MultiPolygon, Polygon } from 'geojson';
 import type { Country } from '../../schemas/common.ts';
 import type { Source } from '../../datasets/source.ts';
@@ -43,7 +43,7 @@ export async function ingestHazardPolygons(ctx: JobContext, input: JobInput & { 
   let total = 0;
   let project: { crs: string | null; fn: ToWgs84 } | null = null;
   try {
-    for await (const { index, feature, crs } of readFeatures(input.path, { layer: input.layer, encoding: input.encoding, progress: { label: `${spec.source.id} ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { index, feature, crs } of readFeatures(input.path, { layer: input.layer, encoding: input.encoding, progress: fileProgress(ctx, spec.source.id, input.path) })) {
       total++;
       const props = (feature.properties ?? {}) as Record<string, unknown>;
       if (total === 1) {

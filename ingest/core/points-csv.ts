@@ -1,3 +1,4 @@
+import { fileProgress } from './progress.ts';
 import { basename } from 'node:path';
 import type { Source } from '../../datasets/source.ts';
 import type { Country } from '../../schemas/common.ts';
@@ -47,7 +48,7 @@ export async function ingestPointsCsv(ctx: JobContext, input: JobInput, spec: Po
   const held = new Map<string, { point: PointInput; line: number; record: Record<string, string> }>();
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: spec.separator, encoding: spec.encoding, progress: { label: `${spec.job} ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: spec.separator, encoding: spec.encoding, progress: fileProgress(ctx, spec.job, input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const out = spec.row(record, line);

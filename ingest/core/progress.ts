@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+
 /**
  * Progress of a job: a bar with rows/s on a terminal, a plain log line every few seconds
  * otherwise (CI, cron, redirected output). Written to stderr so stdout stays for summaries.
@@ -65,4 +67,9 @@ export async function withProgress<T>(c: QueryProgress, progress: Progress, run:
     if (p.percentage >= 0) progress.tick(Number(p.rows_processed), totalBytes > 0 ? Math.round((p.percentage / 100) * totalBytes) : undefined);
   }, 250);
   try { return await run(); } finally { clearInterval(poll); }
+}
+
+/** The readers' `progress` option for a job reading a file: labelled `<job> <file name>`, on the job's progress output. */
+export function fileProgress(ctx: { progressOut?: NodeJS.WriteStream }, job: string, path: string): { label: string; out?: NodeJS.WriteStream } {
+  return { label: `${job} ${basename(path)}`, out: ctx.progressOut };
 }

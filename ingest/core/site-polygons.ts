@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from './progress.ts';
 import { centerOfMass } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
 import type { Country } from '../../schemas/common.ts';
@@ -41,7 +41,7 @@ export async function ingestSitePolygons(ctx: JobContext, input: JobInput & { la
   let total = 0;
   let project: { crs: string | null; fn: ToWgs84 } | null = null;
   try {
-    for await (const { index, feature, crs } of readFeatures(input.path, { layer: input.layer, progress: { label: `${spec.source.id} ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { index, feature, crs } of readFeatures(input.path, { layer: input.layer, progress: fileProgress(ctx, spec.source.id, input.path) })) {
       total++;
       const props = (feature.properties ?? {}) as Record<string, unknown>;
       if (total === 1) {

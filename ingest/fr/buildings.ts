@@ -1,3 +1,4 @@
+import { fileProgress } from '../core/progress.ts';
 import { area } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { quotedString } from '@duckdb/node-api';
@@ -87,7 +88,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
   const rows: Row[] = [];
   const rejected: { line: number; why: string; raw: unknown; department: string | null }[] = early.map((e) => ({ ...e, department: null }));
   let first = true, skipped = 0, total = 0;
-  for await (const row of readCsv(o.rnb.path, { separator: ';', progress: { label: `fr.buildings ${basename(o.rnb.path)}`, out: ctx.progressOut } })) {
+  for await (const row of readCsv(o.rnb.path, { separator: ';', progress: fileProgress(ctx, 'fr.buildings', o.rnb.path) })) {
     if (first) {
       requireColumns(Object.keys(row.record), RNB_COLUMNS, 'the RNB export');
       first = false;

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { PARCEL_LAYER, cadastreSource } from '../../datasets/fr/cadastre/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -74,7 +74,7 @@ export async function ingestCadastre(ctx: JobContext, input: JobInput): Promise<
   let total = 0;
   let project: { crs: string | null; fn: ToWgs84 } | null = null;
   try {
-    for await (const { index, feature, crs } of readFeatures(input.path, { progress: { label: `fr.cadastre ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { index, feature, crs } of readFeatures(input.path, { progress: fileProgress(ctx, 'fr.cadastre', input.path) })) {
       total++;
       const props = (feature.properties ?? {}) as Record<string, unknown>;
       if (total === 1) {

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { censusSource } from '../../datasets/fr/census/source.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob, type ZoneValueInput } from '../core/kinds/zone-values.ts';
@@ -96,7 +96,7 @@ export async function ingestCensus(ctx: JobContext, input: CensusInput): Promise
   return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.census', source: censusSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.census ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, 'fr.census', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.IRIS ?? '').trim();

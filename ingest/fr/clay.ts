@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { CLAY_LAYER, claySource } from '../../datasets/fr/clay/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -26,7 +26,7 @@ export async function ingestClay(ctx: JobContext, input: JobInput & { layer?: st
   let total = 0;
   let project: { crs: string | null; fn: ToWgs84 } | null = null;
   try {
-    for await (const { index, feature, crs } of readFeatures(input.path, { layer: input.layer, progress: { label: `fr.clay ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { index, feature, crs } of readFeatures(input.path, { layer: input.layer, progress: fileProgress(ctx, 'fr.clay', input.path) })) {
       total++;
       const props = (feature.properties ?? {}) as Record<string, unknown>;
       if (total === 1) {

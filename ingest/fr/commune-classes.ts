@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import type { Source } from '../../datasets/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
@@ -48,7 +48,7 @@ export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { 
     const writer = await writerOf(partition);
     const seen = new Map<string, number>();
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `${spec.source.id} ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, spec.source.id, input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = communeCode(record[spec.codeColumn] ?? '', spec.padFourDigitCodes);

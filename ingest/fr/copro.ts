@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { booleanPointInPolygon } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
@@ -159,7 +159,7 @@ export async function ingestCopro(ctx: JobContext, input: JobInput): Promise<Par
   const refused: { line: number; why: string; raw: unknown; department: string | null }[] = [];
   const seen = new Map<string, number>();
   let first = true, total = 0;
-  for await (const row of readCsv(input.path, { progress: { label: `fr.copro ${basename(input.path)}`, out: ctx.progressOut } })) {
+  for await (const row of readCsv(input.path, { progress: fileProgress(ctx, 'fr.copro', input.path) })) {
     if (first) {
       const missing = RNIC_COLUMNS.filter((c) => !(c in row.record));
       if (missing.length > 0) throw new Error(`not the RNIC export: missing column(s) ${missing.join(', ')}; found ${Object.keys(row.record).slice(0, 8).join(', ')}...`);

@@ -1,6 +1,7 @@
+import { fileProgress } from '../core/progress.ts';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { quotedString } from '@duckdb/node-api';
 import { dpeSource } from '../../datasets/fr/dpe/source.ts';
 import { DIAGNOSIS_COLUMNS, DiagnosisRow } from '../../schemas/tables/diagnoses.ts';
@@ -94,7 +95,7 @@ export async function ingestDpe(ctx: JobContext, input: JobInput): Promise<Parti
   let total = 0;
   const stage = await Stage.open(ctx.dataDir, 'fr.dpe');
   try {
-    for await (const row of readCsv(input.path, { separator: ',', progress: { label: `fr.dpe ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const row of readCsv(input.path, { separator: ',', progress: fileProgress(ctx, 'fr.dpe', input.path) })) {
       if (scheme === null) {
         requireColumns(Object.keys(row.record), Object.values(C), "ADEME's DPE v2 export");
         scheme = EXISTING_ONLY.some((c) => c in row.record) ? 'dpe_v2_existing' : 'dpe_v2_new';

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { filosofiSource } from '../../datasets/fr/filosofi/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
@@ -59,7 +59,7 @@ async function ingestFilosofiIris(ctx: JobContext, input: FilosofiInput, header:
   return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.filosofi', source: filosofiSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.filosofi ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, 'fr.filosofi', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.IRIS ?? '').trim();
@@ -130,7 +130,7 @@ async function ingestFilosofiCommunes(ctx: JobContext, input: FilosofiInput, lay
   return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.filosofi', source: filosofiSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.filosofi ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, 'fr.filosofi', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = communeCode(record.CODGEO ?? '', false);

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from '../../datasets/fr/housing-zones/source.ts';
 import type { Source } from '../../datasets/source.ts';
 import { ABC_ZONES } from '../../schemas/market.ts';
@@ -38,7 +38,7 @@ async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, 
   return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.housing-zones', source, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.housing-zones ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, 'fr.housing-zones', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = communeCode(record[codeColumn] ?? '', false);

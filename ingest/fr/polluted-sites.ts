@@ -1,3 +1,4 @@
+import { fileProgress } from '../core/progress.ts';
 import { basename } from 'node:path';
 import { pollutedSiteCategory, pollutedSitesSource } from '../../datasets/fr/polluted-sites/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
@@ -72,7 +73,7 @@ export async function ingestPollutedSites(ctx: JobContext, input: JobInput, m: P
   const writer = await PointsWriter.open(ctx.dataDir, 'fr', 'polluted_sites', partition, pollutedSitesSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: m.separator, progress: { label: `fr.polluted-sites ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: m.separator, progress: fileProgress(ctx, 'fr.polluted-sites', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const id = (record[m.id] ?? '').trim();

@@ -1,3 +1,4 @@
+import { fileProgress } from '../core/progress.ts';
 import { basename } from 'node:path';
 import { rentsSource } from '../../datasets/fr/rents/source.ts';
 import type { ZoneLevel } from '../../schemas/zone.ts';
@@ -57,7 +58,7 @@ export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<P
   return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.rents', source: rentsSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
     const writer = await writerOf(partition);
     let total = 0;
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', encoding: input.encoding, progress: { label: `fr.rents ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', encoding: input.encoding, progress: fileProgress(ctx, 'fr.rents', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       const code = (record.INSEE_C ?? '').trim();

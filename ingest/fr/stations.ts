@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { fileProgress } from '../core/progress.ts';
 import { stationsSource } from '../../datasets/fr/stations/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { PointsWriter } from '../core/kinds/points.ts';
@@ -30,7 +30,7 @@ export async function ingestStations(ctx: JobContext, input: JobInput): Promise<
   const writer = await PointsWriter.open(ctx.dataDir, 'fr', 'places', STATIONS_PARTITION, stationsSource.id);
   let total = 0;
   try {
-    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: { label: `fr.stations ${basename(input.path)}`, out: ctx.progressOut } })) {
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, 'fr.stations', input.path) })) {
       total++;
       if (error) { rejects.add(line, error, record); continue; }
       // "lat, lon" in one field (the portal's geo point).

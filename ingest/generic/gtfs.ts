@@ -1,3 +1,4 @@
+import { fileProgress } from '../core/progress.ts';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -129,7 +130,7 @@ export async function ingestGtfs(ctx: JobContext, o: GtfsOptions): Promise<Parti
     if (linesPublished) {
       const routeOfTrip = new Map<string, string>();
       for (const t of await readAll(file('trips.txt'))) routeOfTrip.set(t.trip_id ?? '', t.route_id ?? '');
-      for await (const { record, error } of readCsv(file('stop_times.txt'), { separator: ',', progress: { label: `gtfs ${basename(file('stop_times.txt'))}`, out: ctx.progressOut } })) {
+      for await (const { record, error } of readCsv(file('stop_times.txt'), { separator: ',', progress: fileProgress(ctx, 'gtfs', file('stop_times.txt')) })) {
         if (error) continue;
         const route = routeOfTrip.get(record.trip_id ?? '');
         if (route === undefined || !routes.has(route)) continue;

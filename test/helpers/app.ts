@@ -49,3 +49,10 @@ export async function buildTestApp(dataDir: string, opts: { env?: Record<string,
     async close() { await app.close(); warehouse.close(); if (ownSql) await sql.close(); },
   };
 }
+
+/** GET with the app's key, expecting 200: the parsed body. */
+export async function getOk(app: TestApp, url: string): Promise<any> {
+  const res = await app.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${app.key}` } });
+  if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}

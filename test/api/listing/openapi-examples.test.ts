@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asExample } from '../../../api/location/openapi-examples.ts';
+import { asExample } from '../../../api/core/openapi.ts';
 import { LISTING_EXAMPLES_FILE, listingExamples } from '../../../api/listing/openapi-examples.ts';
 import { backends, type Isolated } from '../core/state/backends.ts';
 import { condoPayload, listingFixture, PREFIX, type ListingFixture } from './fixtures.ts';

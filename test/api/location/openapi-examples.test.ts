@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asExample, EXAMPLES_FILE, locationExamples } from '../../../api/location/openapi-examples.ts';
+import { asExample } from '../../../api/core/openapi.ts';
+import { EXAMPLES_FILE, locationExamples } from '../../../api/location/openapi-examples.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 import { samplesDataDir } from '../../helpers/samples.ts';
 

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asExample } from '../../../api/location/openapi-examples.ts';
+import { asExample } from '../../../api/core/openapi.ts';
 import { MARKETPLACE_EXAMPLES_FILE, marketplaceExamples } from '../../../api/marketplace/openapi-examples.ts';
 import { purchase } from '../../../api/marketplace/purchases.ts';
 import { createDeliveryWorker } from '../../../api/marketplace/webhooks/worker.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportResponse } from '../../../../../api/location/report.ts';
 import { JOBS, runSamples } from '../../../../../ingest/jobs.ts';
 import { BeRisks } from '../../../../../schemas/risks.ts';
-import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { buildTestApp, getOk, type TestApp } from '../../../../helpers/app.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { tableGlob } from '../../../../../schemas/tables/layout.ts';
@@ -29,11 +29,7 @@ beforeAll(async () => {
 }, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
-async function get(app: TestApp, url: string) {
-  const res = await app.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${app.key}` } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const get = getOk;
 const risksAt = async (lat: number, lng: number, extra = '') => BeRisks.parse((await get(t, `/api/v1/be/risks?lat=${lat}&lng=${lng}&locale=en${extra}`)).data.risks);
 
 describe('risks in Brussels on the samples', () => {

@@ -10,7 +10,7 @@ import { JOBS, REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { FrRisks } from '../../../../../schemas/risks.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
-import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
+import { buildTestApp, getOk, type TestApp } from '../../../../helpers/app.ts';
 import { tableGlob } from '../../../../../schemas/tables/layout.ts';
 import { samplesDataDir } from '../../../../helpers/samples.ts';
 
@@ -29,11 +29,7 @@ beforeAll(async () => {
 }, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t.close(); });
 
-async function get(app: TestApp, url: string) {
-  const res = await app.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${app.key}` } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const get = getOk;
 
 async function risksAt(app: TestApp, lat: number, lng: number, locale = 'en') {
   const body = ReportResponse.parse(await get(app, `/api/v1/fr/report?lat=${lat}&lng=${lng}&include=risks&locale=${locale}`));
