@@ -105,8 +105,9 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
     return Math.round(n / ((performance.now() - t) / 1000));
   };
   const cover_parcels_per_s = { walk: coverTimes(false), shortcut: coverTimes(true) };
-  const cadastre = !withCadastre ? null : measured(`const { ingestCadastre } = await import('./ingest/fr/cadastre.ts'); const { readdirSync } = await import('node:fs');
-    for (const f of readdirSync(${JSON.stringify(join(root, 'cadastre'))}).sort()) await ingestCadastre(${ctx}, { path: ${JSON.stringify(join(root, 'cadastre'))} + '/' + f });`);
+  // The commune files as one folder run, as `fr.cadastre --input DIR` reads them.
+  const cadastre = !withCadastre ? null : measured(`const { ingestCadastreFiles } = await import('./ingest/fr/cadastre.ts'); const { readdirSync } = await import('node:fs');
+    await ingestCadastreFiles(${ctx}, readdirSync(${JSON.stringify(join(root, 'cadastre'))}).sort().map((f) => ({ path: ${JSON.stringify(join(root, 'cadastre'))} + '/' + f })));`);
   const rnb = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);
   const dpe = measured(`const { ingestDpe } = await import('./ingest/fr/dpe.ts'); await ingestDpe(${ctx}, { path: ${JSON.stringify(join(root, 'dpe.csv'))} });`);
   const reingest = measured(`const { ingestBuildings } = await import('./ingest/fr/buildings.ts'); await ingestBuildings(${ctx}, { rnb: { path: ${JSON.stringify(join(root, 'RNB_01.csv'))} }, bdnb: { path: ${JSON.stringify(join(root, 'bdnb_01.csv'))} } });`);

@@ -188,7 +188,7 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
         if (res.statusCode !== 200) throw new Error(res.body.slice(0, 300));
         return (res.json() as { data: { market: { sales_nearby: { count: number } | null } } }).data.market.sales_nearby?.count ?? 0;
       },
-      market_core: async (p) => (await frMarket({ warehouse, manifests, clock: systemClock }, { ...p, zones, parcelId: null, radius, propertyType: undefined, locale: 'fr' })).market.sales_nearby?.count ?? 0,
+      market_core: async (p) => (await frMarket({ warehouse, manifests, clock: systemClock }, { ...p, zones, parcelId: null, radius, propertyType: undefined, locale: 'fr', property: { id: null, reason: 'not_found' } })).market.sales_nearby?.count ?? 0,
       postgis: async (p) => {
         const point = `ST_SetSRID(ST_MakePoint(${p.lng}, ${p.lat}), 4326)::geography`;
         const stats = await client!.query(`SELECT property_type, count(*) AS n,

@@ -8,9 +8,12 @@ import { benchApp } from './app.ts';
 import { areas } from './dvf.ts';
 import { rng } from './generate.ts';
 import { systemClock } from '../api/core/clock.ts';
-import { pointsIndexReady } from '../api/location/kinds/points.ts';
+import { pointsAround, pointsIndexReady } from '../api/location/kinds/points.ts';
+import { mergeDuplicates } from '../api/location/domains/places/merge.ts';
+import { toPlace } from '../api/location/domains/places/place.ts';
+import { groupOf, PLACE_GROUP_CODES } from '../schemas/categories.ts';
 import { accessAt } from '../api/location/domains/access/resolve.ts';
-import { placesAt } from '../api/location/domains/places/resolve.ts';
+import { categoriesIngested, incompleteGroups, placesAt } from '../api/location/domains/places/resolve.ts';
 import type { LocationRouteDeps } from '../api/location/domains/types.ts';
 import { POINT_COLUMNS } from '../schemas/tables/points.ts';
 import { recordPartition } from '../ingest/core/manifest.ts';
@@ -140,6 +143,16 @@ export async function benchPlaces(equipment: number, stops: number, queries: num
     const lastNearest: Record<string, string | null> = {};
     const runners: Record<string, (p: { lat: number; lng: number }) => Promise<void>> = {
       places: async (p) => { const r = await placesAt(deps, 'fr', { lat: p.lat, lng: p.lng, radius: 1000, page: 1, perPage: 10, region: null }); found += r.value.pagination.total; },
+      // Baseline in the same run: the resolver as it was, every point within the radius decoded whole (text and attributes) before the merge.
+      places_decode_all: async (p) => {
+        const ingested = await categoriesIngested(warehouse, 'fr');
+        const merged = mergeDuplicates((await pointsAround(warehouse, 'fr', 'places', { lat: p.lat, lng: p.lng, radiusM: 1000, limit: 1_000_000, offset: 0 })).items);
+        const groups = new Set([...ingested].map(groupOf));
+        const incomplete = await incompleteGroups(warehouse, 'fr', null);
+        const counts: Record<string, number | null> = {};
+        for (const g of PLACE_GROUP_CODES) counts[g] = !groups.has(g) || incomplete.has(g) ? null : merged.filter((h) => groupOf(h.category) === g).length;
+        merged.slice(0, 10).map(toPlace);
+      },
       access: async (p) => { const r = await accessAt(deps, 'fr', { lat: p.lat, lng: p.lng, radius: 1000, region: null }); lastNearest.service = r.value.nearest.station ? `${r.value.nearest.station.distance_m}` : null; },
       postgis_places: async (p) => {
         await client!.query(`SELECT split_part(category, '.', 1) AS g, count(*)::int AS n FROM bench_places WHERE ST_DWithin(geog, ${point}, 1000, false) GROUP BY 1`, [p.lat, p.lng]);
@@ -174,7 +187,8 @@ export async function benchPlaces(equipment: number, stops: number, queries: num
     const ratio = (a: string, b: string) => (stats[a] && stats[b] ? +(stats[a].p50_ms / stats[b].p50_ms).toFixed(2) : null);
     return {
       rows, equipment, stops, generate_s, points_index, postgis_load: postgisLoad, queries: positions.length, mean_places_in_1000m: Math.round(found / positions.length),
-      ...stats, places_to_postgis_p50: ratio('places', 'postgis_places'), access_to_postgis_p50: ratio('access', 'postgis_access'),
+      ...stats, places_to_decode_all_p50: ratio('places', 'places_decode_all'), places_to_decode_all_p99: stats.places && stats.places_decode_all ? +(stats.places.p99_ms / stats.places_decode_all.p99_ms).toFixed(2) : null,
+      places_to_postgis_p50: ratio('places', 'postgis_places'), access_to_postgis_p50: ratio('access', 'postgis_access'),
       nearest_station_same_distance: client ? `${nearestAgree} / ${nearestCompared}` : null,
     };
   } finally {

@@ -17,11 +17,13 @@ import { locate } from '../api/location/locate.ts';
 import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
+import { benchCadastre } from './cadastre.ts';
 import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
 import { benchOsmPbf } from './osm-pbf.ts';
 import { benchRisks } from './risks.ts';
 import { benchGeocodeMemory } from './geocode-memory.ts';
+import { benchNearKeys } from './near-keys.ts';
 
 const PARIS: [number, number, number, number] = [2.2600, 48.8200, 2.4100, 48.9000];
 const devNull = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
@@ -154,6 +156,8 @@ if (what === 'all' || what === 'dvf') {
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
 if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
+// cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--manifest-entries N] (default 70,000) [--no-before] (skip the file-by-file run)
+if (what === 'cadastre') results.cadastre = await benchCadastre(opt('communes', 1_000), opt('parcels-per-commune', 20), opt('manifest-entries', 70_000), { before: !args.includes('--no-before') });
 if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
 // places: [--equipment N] [--stops N] [--queries N] [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_places with CREATE EXTENSION postgis)
 if (what === 'all' || what === 'places') {
@@ -177,5 +181,11 @@ if (what === 'geocode') results.geocode = await benchGeocode(opt('addresses', 1_
 if (what === 'geocode-memory') {
   if (!args.includes('--data')) throw new Error('geocode-memory: --data DIR/data (the tables of geocode --keep DIR)');
   results.geocode_memory = await benchGeocodeMemory(args[args.indexOf('--data') + 1]!, args.includes('--fresh'));
+}
+// near-keys: --data DIR/data [--country fr] [--queries N]: the spelling-variant search over every street key, with and without its prefilter
+if (what === 'near-keys') {
+  if (!args.includes('--data')) throw new Error('near-keys: --data DIR/data (a data folder with an addresses table)');
+  const k = args.indexOf('--country');
+  results.near_keys = await benchNearKeys(args[args.indexOf('--data') + 1]!, k >= 0 ? args[k + 1]! : 'fr', opt('queries', 300));
 }
 console.log(JSON.stringify(results, null, 2));

@@ -35,12 +35,15 @@ import { schoolsSource } from './fr/schools/source.ts';
 import { chargingSource } from './fr/charging/source.ts';
 import { fuelSource } from './fr/fuel/source.ts';
 import { caSchoolsSource } from './ca/schools/source.ts';
+import { caHealthSource } from './ca/health/source.ts';
 import { beAirportsSource, caAirportsSource, frAirportsSource } from './ourairports/source.ts';
 import { beOsmSource, caOsmSource, frOsmSource } from './osm/source.ts';
 import { beSchoolsFwbSource } from './be/schools/source.ts';
+import { beSchoolsVlSource } from './be/schools-vl/source.ts';
+import { beHealthAfmpsSource } from './be/health/source.ts';
 import { balSource } from './fr/bal/source.ts';
 import { bestSource } from './be/best/source.ts';
-import { statbelIncomeSource } from './be/statbel-income/source.ts';
+import { statbelIncomeSectorsSource, statbelIncomeSource } from './be/statbel-income/source.ts';
 import { cmhcSource } from './ca/cmhc/source.ts';
 import { refnisSource, statbelSectorsSource } from './be/statbel-sectors/source.ts';
 import { buildingStockSource } from './be/building-stock/source.ts';
@@ -52,7 +55,7 @@ export type { Source } from './source.ts';
 export const SOURCES: readonly Source[] = [
   banSource, adminExpressSource, contoursIrisSource, dvfSource, dvfRawSource, filosofiSource, rentsSource,
   sdaSource, munSource, montrealLimitsSource, fsaSource, rentalAreasSource, adressesQuebecSource, montrealRollSource,
-  statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource, cmhcSource,
+  statbelSectorsSource, refnisSource, bestSource, statbelIncomeSource, statbelIncomeSectorsSource, cmhcSource,
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
@@ -62,7 +65,7 @@ export const SOURCES: readonly Source[] = [
   sisSource, brushClearingSource, gasparSource,
   cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource, rnicSource,
   bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
-  frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource, beSchoolsFwbSource,
+  frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource, beSchoolsFwbSource, caHealthSource, beSchoolsVlSource, beHealthAfmpsSource,
 ];
 
 export function sourceById(id: string): Source | undefined {

@@ -15,7 +15,7 @@ export interface Source {
   url: string;
   /** Direct download address used by `--download`; `{part}` is replaced by a partition (department...). */
   download_url: string | null;
-  format: 'csv' | 'geojson' | 'shapefile' | 'xml' | 'geopackage' | 'osm_pbf';
+  format: 'csv' | 'geojson' | 'shapefile' | 'xml' | 'geopackage' | 'osm_pbf' | 'xlsx';
   crs: string;
   encoding: string;
   update_frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'half_yearly' | 'yearly' | 'irregular';
@@ -34,7 +34,17 @@ export interface Source {
    * with it. Elsewhere, while no other source completes it, the group's count and nearest are null
    * (not_covered), never a count of a part.
    */
-  places_complete_in?: { group: string; administrative_area_level1: readonly string[]; missing: string };
+  places_complete_in?: {
+    group: string;
+    administrative_area_level1: readonly string[];
+    /**
+     * Regions where the group is complete with this source and the sources named in `with`, once
+     * all are ingested (Brussels: the schools of both Communities, each published by its own).
+     */
+    together?: { administrative_area_level1: readonly string[]; with: readonly string[] };
+    /** What is not published with this source alone, for the warning. */
+    missing: string;
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { JOBS, UsageError, jobById, runSamples } from './jobs.ts';
 import type { JobContext, PartitionSummary } from './core/job.ts';
 import { migrateLegacyLayout } from './core/migrate-layout.ts';
+import { migrateListColumns } from './core/migrate-columns.ts';
 import { COUNTRIES } from '../datasets/countries.ts';
 
 const USAGE = `Usage: npm run ingest -- <command>
@@ -59,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
   // Tables of the earlier layout (data/<cc>/<table>/) move to data/tables/ first, so that every
   // command, and `npm start` through `samples --if-empty`, finds one layout.
   await migrateLegacyLayout(dataDir, COUNTRIES, ctx.log);
+  // Then the files of today's layout written before a column became a list (addresses.parcels).
+  await migrateListColumns(dataDir, COUNTRIES, ctx.log);
   if (command === 'samples') {
     const ifEmpty = rest.includes('--if-empty');
     const unknown = rest.filter((a) => a !== '--if-empty');

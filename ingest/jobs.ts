@@ -46,9 +46,12 @@ import { schoolsJob } from './fr/schools.job.ts';
 import { chargingJob } from './fr/charging.job.ts';
 import { fuelJob } from './fr/fuel.job.ts';
 import { caSchoolsJob } from './ca/schools.job.ts';
+import { caHealthJob } from './ca/health.job.ts';
 import { airportsJob } from './generic/airports.job.ts';
 import { osmMotorwayJunctionsJob } from './generic/osm-motorway-junctions.job.ts';
 import { beSchoolsJob } from './be/schools.job.ts';
+import { beSchoolsVlJob } from './be/schools-vl.job.ts';
+import { beHealthJob } from './be/health.job.ts';
 
 export { REPO_ROOT, type Job } from './core/define-job.ts';
 export { UsageError } from './core/options.ts';
@@ -65,7 +68,7 @@ export const JOBS: Job[] = [
   sisJob, riskCommunesJob,
   cadastreJob, dpeJob, buildingsJob, propertiesJob, coproJob,
   bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
-  airportsJob, osmMotorwayJunctionsJob, beSchoolsJob,
+  airportsJob, osmMotorwayJunctionsJob, beSchoolsJob, caHealthJob, beSchoolsVlJob, beHealthJob,
 ];
 
 export function jobById(id: string): Job | undefined {

@@ -38,6 +38,7 @@ export const PLACE_CATEGORIES = {
   'transport.charging_station': { fr: 'Borne de recharge', en: 'Charging station' },
   'shop.convenience': { fr: 'Supérette ou épicerie', en: 'Convenience store' },
   'shop.butcher': { fr: 'Boucherie', en: 'Butcher' },
+  'health.clinic': { fr: 'Centre de santé', en: 'Health centre' },
 } as const satisfies Record<`${PlaceGroup}.${string}`, { fr: string; en: string }>;
 export type PlaceCategory = keyof typeof PLACE_CATEGORIES;
 export const PLACE_CATEGORY_CODES = Object.keys(PLACE_CATEGORIES) as PlaceCategory[];

@@ -59,6 +59,20 @@ export const Regulation = z.object({
 });
 export type Regulation = z.infer<typeof Regulation>;
 
+/**
+ * rent_estimate.monthly (spec 2.9: {value, unit}): the rent per m² times the surface of the property
+ * the report describes, with what it rests on: the property, the surface and its document, the
+ * per-m² range scaled the same way, and the service's definition.
+ */
+export const MonthlyRent = Amount.extend({
+  range: z.object({ low: z.number(), high: z.number() }).nullable().describe('the per-m² range times the same surface'),
+  property_id: z.string().describe('prp_ id of the property whose surface is used'),
+  surface_m2: z.number(),
+  surface_basis: z.enum(['energy_diagnosis', 'carrez', 'sale']).describe('energy_diagnosis: living surface of its latest diagnosis; carrez: Carrez surface of its lots in its latest sale; sale: built surface (surface réelle bâtie) of its latest sale'),
+  definition: z.string(),
+});
+export type MonthlyRent = z.infer<typeof MonthlyRent>;
+
 /** France data.market (spec 2.9). */
 export const FrMarket = z.object({
   status: DomainStatus,
@@ -68,7 +82,7 @@ export const FrMarket = z.object({
     items: z.array(NearbySale).describe('nearest first, abridged in a report'),
   }).nullable(),
   price_trend: Series.nullable(),
-  rent_estimate: z.object({ monthly: Amount.nullable(), per_m2: Measure.nullable(), change_1y: z.number().nullable() }).nullable(),
+  rent_estimate: z.object({ monthly: MonthlyRent.nullable(), per_m2: Measure.nullable(), change_1y: z.number().nullable() }).nullable(),
   gross_yield: Measure.nullable(),
   regulation: Regulation.nullable(),
   permits_nearby: z.object({ count: z.number().int(), dwellings_created: z.number().int().nullable(), items: z.array(z.record(z.string(), z.unknown())) }).nullable(),

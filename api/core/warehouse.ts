@@ -192,3 +192,22 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     },
   };
 }
+
+const refreshCache = new WeakMap<Warehouse, Map<string, { generation: number; value: Promise<unknown> }>>();
+
+/**
+ * A value read from the warehouse once per refresh (its generation) and shared by concurrent
+ * callers: what a table holds (its layers, categories, indicators) is asked on requests, and
+ * would otherwise be a scan each time. A failed read is not kept: the next caller asks again.
+ */
+export function perRefresh<T>(warehouse: Warehouse, key: string, read: () => Promise<T>): Promise<T> {
+  let byKey = refreshCache.get(warehouse);
+  if (!byKey) refreshCache.set(warehouse, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit && hit.generation === warehouse.generation) return hit.value as Promise<T>;
+  const value = read();
+  const entry = { generation: warehouse.generation, value };
+  value.catch(() => { if (byKey.get(key) === entry) byKey.delete(key); });
+  byKey.set(key, entry);
+  return value;
+}

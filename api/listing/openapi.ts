@@ -2,7 +2,7 @@
  * The listing routes of every version in the OpenAPI document: one path per prefix, with the
  * response schema of that version and its error statuses (spec section 7).
  */
-import { listingExamples } from './openapi-examples.ts';
+import { listingExamples, listingRequestExamples } from './openapi-examples.ts';
 import { operationIdOf, parametersOf, responseNameOf, type SchemaComponents } from '../core/openapi.ts';
 import { LISTING_LOCALES } from '../../schemas/listing/common.ts';
 import type { ListingRoute } from './routes.ts';
@@ -39,9 +39,10 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
       parameters.push(...parametersOf('query', r.query));
       const headers = { 'X-Api-Version': { schema: { type: 'string', const: version.version } } };
       const operationId = operationIdOf(r.method, url);
+      const operation = `${r.method.toLowerCase()} ${url}`;
       const ok = r.kind === null
         ? { 204: { description: 'deleted', headers } }
-        : { [r.status]: { description: 'success', headers, content: components.content(responseSchema(r.kind, version.version), responseNameOf(operationId), listingExamples[`${r.method.toLowerCase()} ${url}`]) } };
+        : { [r.status]: { description: 'success', headers, content: components.content(responseSchema(r.kind, version.version), responseNameOf(operationId), listingExamples[operation]) } };
       const changes = VERSIONS.slice(1, VERSIONS.indexOf(version) + 1).flatMap((v) => v.changes.map((c) => `- ${v.version}: ${c.description}`));
       paths[url] ??= {};
       paths[url][r.method.toLowerCase()] = {
@@ -51,7 +52,7 @@ export function listingOpenApi(routes: ListingRoute[], sunset: string | undefine
         tags: [`listing ${version.version}`],
         deprecated: version.version === '3.0' && sunset !== undefined ? true : undefined,
         parameters,
-        requestBody: r.body ? { required: true, content: components.content(r.body, responseNameOf(operationId).replace(/Response$/, 'Body'), undefined, 'input') } : undefined,
+        requestBody: r.body ? { required: true, content: components.content(r.body, responseNameOf(operationId).replace(/Response$/, 'Body'), listingRequestExamples[operation], 'input') } : undefined,
         security: [{ listingApiKey: [], listingApiToken: [] }],
         responses: { ...ok, ...errorResponses(version.version, r) },
       };

@@ -45,7 +45,10 @@ export const CatalogHazardsResponse = envelopeSchema(CatalogHazards);
 /** /catalog/fields: each field of the domains with its definition and whether its sources are ingested here. */
 export function catalogFields(country: Country, locale: Locale, manifest: Manifest, zoneTerritories: ZoneValueTerritories | null = null): CatalogField[] {
   return ALL_FIELDS.filter((f) => f.countries.includes(country)).map((f) => {
-    const parts = manifest.partitions.filter((p) => f.table !== null && p.table === f.table && p.sources.some((s) => f.sources.includes(s.id) || s.id.startsWith(`${country}.zones.`)));
+    const prefixed = (id: string) => (f.sourcePrefixes ?? []).some((x) => id.startsWith(`${x}.`));
+    const parts = manifest.partitions.filter((p) => f.table !== null && p.table === f.table && p.sources.some((s) => f.sources.includes(s.id) || prefixed(s.id) || s.id.startsWith(`${country}.zones.`)));
+    // Sources named at ingest (GTFS feeds): the ones ingested, after the catalogued ones.
+    const named = [...new Set(parts.flatMap((p) => p.sources.map((s) => s.id)).filter(prefixed))].sort();
     const sources = f.sources.map((id) => sourceById(id)).filter((s) => s !== undefined);
     const frequency = sources[0]?.update_frequency ?? 'irregular';
     const updated = parts.map((p) => p.imported_at).sort().at(-1) ?? null;
@@ -71,7 +74,7 @@ export function catalogFields(country: Country, locale: Locale, manifest: Manife
     }
     return {
       id: f.id, domain: f.domain, label: f.label[locale], definition: f.definition[locale], unit: f.unit, update_frequency: frequency,
-      sources: f.sources, coverage: { status, territories, updated_on: updated ? updated.slice(0, 10) : null },
+      sources: [...f.sources, ...named], coverage: { status, territories, updated_on: updated ? updated.slice(0, 10) : null },
     };
   });
 }

@@ -31,8 +31,8 @@ export async function parcelAt(deps: Pick<LocateDeps, 'warehouse'>, country: Cou
 }
 
 /** A BAN parcel id (14 characters: commune, prefix, section, number) as {id, reference}: the address's parcel where the cadastre is not ingested. */
-function parcelOf(parcels: string | null): Location['parcel'] {
-  const id = parcels?.split('|')[0]?.trim();
+function parcelOf(parcels: string[] | null): Location['parcel'] {
+  const id = parcels?.[0]?.trim();
   if (!id || !/^[0-9AB]{5}\d{3}[0-9A-Z]{2}\d{4}$/.test(id)) return null;
   const section = id.slice(8, 10).replace(/^0/, '');
   return { id, reference: `${section} ${Number(id.slice(10))}`, area_m2: null };
@@ -47,7 +47,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   let precision: Location['precision'] = 'input';
   let address: Location['address'] = null;
   let geocoding: Location['geocoding'] = null;
-  let parcels: string | null = null;
+  let parcels: string[] | null = null;
   if (input.kind === 'position') {
     ({ lat, lng } = input);
     if (!isInCountry(country, lng, lat)) throw outside(country);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
+import { statbelIncomeSectorsSource, statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
 import { REPO_ROOT, defineJob } from '../core/define-job.ts';
 import { option } from '../core/options.ts';
 import { publishedOnOption } from '../core/published-on.ts';
@@ -8,11 +8,11 @@ import { ingestStatbelIncome } from './statbel-income.ts';
 
 export const statbelIncomeJob = defineJob({
   id: 'be.statbel-income',
-  summary: 'Statbel fiscal income by municipality (TF_PSNL_INC_TAX_MUNTY.txt): mean net taxable income per tax return -> be/zone_values (one partition per income year, from the rows)',
-  sources: [statbelIncomeSource],
-  options: z.object({ input: option.path('<TF_PSNL_INC_TAX_MUNTY.txt>'), 'published-on': publishedOnOption.optional() }),
+  summary: 'Statbel fiscal income by municipality (TF_PSNL_INC_TAX_MUNTY.txt): mean net taxable income per tax return; or by statistical sector (TF_PSNL_INC_TAX_SECTOR.txt): the median per return -> be/zone_values (one partition per file kind and income year, from the rows)',
+  sources: [statbelIncomeSource, statbelIncomeSectorsSource],
+  options: z.object({ input: option.path('<TF_PSNL_INC_TAX_MUNTY.txt | TF_PSNL_INC_TAX_SECTOR.txt>'), 'published-on': publishedOnOption.optional() }),
   reads: [],
   writes: ['zone_values'],
-  samples: [['--input', join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_MUNTY.txt')]],
+  samples: [['--input', join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_MUNTY.txt')], ['--input', join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_SECTOR.txt')]],
   run: (ctx, o) => ingestStatbelIncome(ctx, { path: o.input, publishedOn: o['published-on'] ?? null }),
 });

@@ -1,5 +1,6 @@
 import { fileProgress } from '../core/progress.ts';
-import { statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
+import { statbelIncomeSectorsSource, statbelIncomeSource } from '../../datasets/be/statbel-income/source.ts';
+import { reliabilityOf } from '../../schemas/tables/market-indicators.ts';
 import type { JobContext, JobInput, PartitionSummary } from '../core/job.ts';
 import { runZoneValuesJob } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
@@ -17,8 +18,10 @@ const COLUMNS = ['CD_YEAR', 'CD_MUNTY_REFNIS', 'MS_NBR_NON_ZERO_INC', 'MS_NBR_ZE
 
 export interface StatbelIncomeInput extends JobInput { publishedOn?: string | null }
 
+/** Reads either of Statbel's files, told apart by the header: by statistical sector (CD_SECTOR, CD_REFNIS_SECTOR in older files) or by municipality. */
 export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: '|' });
+  if (SECTOR_CODES.some((c) => header.includes(c))) return ingestStatbelIncomeSectors(ctx, input, header);
   requireColumns(header, COLUMNS, 'a Statbel fiscal income file by municipality (TF_PSNL_INC_TAX_MUNTY)');
   // One partition per income year, all written before any is published: a failure publishes nothing.
   return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-income', source: statbelIncomeSource, input, rejectsPartition: statbelIncomeSource.id }, async ({ rejects, writer: writerOf }) => {
@@ -39,6 +42,55 @@ export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeI
         value: Math.round((amount / returns) * 100) / 100, unit: 'EUR/year', sample_size: returns,
         // Every return of the municipality is counted (an exhaustive administrative source, not a survey).
         reliability: 'high', published_on: input.publishedOn ?? null,
+      });
+      if (why) rejects.add(line, why, record);
+    }
+    return total;
+  });
+}
+
+/**
+ * Statbel's fiscal income by statistical sector (TF_PSNL_INC_TAX_SECTOR.txt, the text file of
+ * Statbel's zip: pipe-separated, UTF-8 with a BOM, one row per income year and sector): the median
+ * net taxable income per return Statbel publishes (MS_MEDIAN_NET_TAXABLE_INC), at the sector
+ * (sublocality_level2), as `income.taxable_median`, with the returns with a non-zero income as
+ * sample size. Statbel withholds the figures of small sectors (`C`, also `.` or empty): kept as
+ * withheld, never 0. The interquartile figures are not served (no quartile is published as such).
+ * One partition per income year.
+ */
+export const STATBEL_INCOME_MEDIAN_INDICATOR = 'income.taxable_median';
+/** The sector's code column: CD_SECTOR in the files published since 2019, CD_REFNIS_SECTOR before. */
+const SECTOR_CODES = ['CD_SECTOR', 'CD_REFNIS_SECTOR'] as const;
+const SECTOR_COLUMNS = ['CD_YEAR', 'MS_NBR_NON_ZERO_INC', 'MS_MEDIAN_NET_TAXABLE_INC'] as const;
+const WITHHELD = new Set(['', 'C', '.']);
+
+async function ingestStatbelIncomeSectors(ctx: JobContext, input: StatbelIncomeInput, header: string[]): Promise<PartitionSummary[]> {
+  const codeColumn = SECTOR_CODES.find((c) => header.includes(c))!;
+  requireColumns(header, SECTOR_COLUMNS, 'a Statbel fiscal income file by statistical sector (TF_PSNL_INC_TAX_SECTOR)');
+  const source = statbelIncomeSectorsSource;
+  return runZoneValuesJob(ctx, { country: 'be', job: 'be.statbel-income', source, input, rejectsPartition: source.id }, async ({ rejects, writer }) => {
+    let total = 0;
+    for await (const { line, record, error } of readCsv(input.path, { separator: '|', progress: fileProgress(ctx, 'be.statbel-income', input.path) })) {
+      total++;
+      if (error) { rejects.add(line, error, record); continue; }
+      const yearCell = (record.CD_YEAR ?? '').trim();
+      if (!/^\d{4}$/.test(yearCell)) { rejects.add(line, `CD_YEAR ${JSON.stringify(record.CD_YEAR)} is not a year`, record); continue; }
+      const code = (record[codeColumn] ?? '').trim();
+      // A 5-digit REFNIS code would be a row of the whole municipality (not seen in the layouts read by public code): its median, at the municipality.
+      const level = /^\d{5}[0-9A-Z]{3}[-0-9A-Z]$/.test(code) ? 'sublocality_level2' : /^\d{5}$/.test(code) ? 'locality' : null;
+      if (!level) { rejects.add(line, `${codeColumn} ${JSON.stringify(code)} is not a 9-character statistical sector code`, record); continue; }
+      const nCell = (record.MS_NBR_NON_ZERO_INC ?? '').trim();
+      const medianCell = (record.MS_MEDIAN_NET_TAXABLE_INC ?? '').trim();
+      const n = WITHHELD.has(nCell) ? null : /^\d+$/.test(nCell) ? Number(nCell) : NaN;
+      if (Number.isNaN(n)) { rejects.add(line, `MS_NBR_NON_ZERO_INC ${JSON.stringify(record.MS_NBR_NON_ZERO_INC)} is not a count`, record); continue; }
+      const median = WITHHELD.has(medianCell) ? null : Number(medianCell);
+      if (median !== null && !(Number.isFinite(median) && median >= 0)) { rejects.add(line, `MS_MEDIAN_NET_TAXABLE_INC ${JSON.stringify(record.MS_MEDIAN_NET_TAXABLE_INC)} is not an amount`, record); continue; }
+      const year = Number(yearCell);
+      const why = (await writer(`${source.id}.${year}`)).add({
+        level, code, indicator: STATBEL_INCOME_MEDIAN_INDICATOR, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
+        value: median, suppressed: median === null, unit: 'EUR/year', sample_size: n,
+        // Statbel publishes no quality code: the thresholds on the number of returns of the service's other medians.
+        reliability: n === null ? 'low' : reliabilityOf(n) ?? 'low', published_on: input.publishedOn ?? null,
       });
       if (why) rejects.add(line, why, record);
     }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Source } from '../../datasets/source.ts';
 import type { TableName } from '../../schemas/tables/index.ts';
 import type { JobContext, PartitionSummary } from './job.ts';
+import { withManifestBatch } from './manifest.ts';
 import { commandOptions, type OptionSchema } from './options.ts';
 
 /** The repository root: committed samples are named from it. */
@@ -34,7 +35,10 @@ export interface Job {
   samples: string[][];
   /** `<id> <options>`, derived from the option schema. */
   usage: string;
-  /** Runs the job with its command-line arguments (after the job name). */
+  /**
+   * Runs the job with its command-line arguments (after the job name); the manifest changes of
+   * the run are written once at its end (withManifestBatch, ingest/core/manifest.ts).
+   */
   run(ctx: JobContext, argv: string[]): Promise<PartitionSummary[]>;
 }
 
@@ -43,6 +47,9 @@ export function defineJob<S extends OptionSchema>(def: JobDefinition<S>): Job {
   return {
     id: def.id, summary: def.summary, sources: def.sources, reads: def.reads, writes: def.writes, samples: def.samples,
     usage: `${def.id} ${options.usage}`,
-    run: (ctx, argv) => def.run(ctx, options.parse(argv)),
+    run: (ctx, argv) => {
+      const parsed = options.parse(argv);
+      return withManifestBatch(ctx.dataDir, () => def.run(ctx, parsed));
+    },
   };
 }

@@ -7,11 +7,12 @@ import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf,
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
-  BOOLEAN, DOUBLE, INTEGER, TINYINT, VARCHAR, BIGINT, DATE,
+  BOOLEAN, DOUBLE, INTEGER, TINYINT, VARCHAR, BIGINT, DATE, LIST,
 } from '@duckdb/node-api';
 
 // No unsigned types: Spark reads a UINT_64 as decimal(20,0) and Trino refuses unsigned columns.
-const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, TINYINT, BOOLEAN, BIGINT, DATE };
+// Lists as Parquet lists (a row's value: an array of strings, or null).
+const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, TINYINT, BOOLEAN, BIGINT, DATE, 'VARCHAR[]': LIST(VARCHAR) };
 const CHUNK_ROWS = 2048;
 
 export interface TableTarget {
@@ -38,6 +39,42 @@ export interface PreparedTable {
 export { partitionPath };
 
 /**
+ * One disk-backed DuckDB database shared by the TableWriters of a run (`TableWriter.open(target,
+ * stage)`): each writer stages into its own table of it, dropped once its file is written. A job
+ * writing thousands of small partitions (a cadastre commune each) then opens one database per run
+ * instead of one per partition and table, which dominated the cost of a small partition.
+ */
+export class StageDatabase {
+  private tables = 0;
+  private constructor(readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, private readonly workDir: string) {}
+
+  /** `name` tells the run's staging folder apart (data/.tmp/<country>-<name>-<pid>, removed by close). */
+  static async open(dataDir: string, country: string, name: string): Promise<StageDatabase> {
+    const workDir = join(dataDir, '.tmp', `${country}-${name}-${process.pid}`);
+    await rm(workDir, { recursive: true, force: true });
+    await mkdir(workDir, { recursive: true });
+    const instance = await DuckDBInstance.create(join(workDir, 'stage.duckdb'), {
+      temp_directory: join(workDir, 'spill'),
+      memory_limit: '1GB',
+      preserve_insertion_order: 'false',
+    });
+    return new StageDatabase(instance, await instance.connect(), workDir);
+  }
+
+  /** A table name not used before in this database. */
+  nextTable(): string { return `stage_${this.tables++}`; }
+
+  private closed = false;
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.closeSync();
+    this.instance.closeSync();
+    await rm(this.workDir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Buffers rows in a disk-backed DuckDB database (so memory stays bounded whatever the input),
  * then writes one sorted Parquet file next to the old one and renames it over it: readers see
  * the previous partition until the new one is complete.
@@ -51,34 +88,44 @@ export class TableWriter {
     private readonly connection: DuckDBConnection,
     private readonly appender: DuckDBAppender,
     private readonly types: DuckDBType[],
-    private readonly workDir: string,
+    /** The staging folder of its own database, null when it stages into a run's shared StageDatabase. */
+    private readonly workDir: string | null,
+    /** Its table in the database. */
+    private readonly stage: string,
   ) {
     this.buffer = types.map(() => []);
   }
 
-  static async open(target: TableTarget): Promise<TableWriter> {
-    const workDir = join(target.dataDir, '.tmp', `${target.country}-${target.table}-${target.partition}-${process.pid}`);
-    await rm(workDir, { recursive: true, force: true });
-    await mkdir(workDir, { recursive: true });
-    const instance = await DuckDBInstance.create(join(workDir, 'stage.duckdb'), {
-      temp_directory: join(workDir, 'spill'),
-      memory_limit: '1GB',
-      preserve_insertion_order: 'false',
-    });
-    const connection = await instance.connect();
+  /** A writer with its own staging database, or staging into a table of a run's shared one. */
+  static async open(target: TableTarget, shared?: StageDatabase): Promise<TableWriter> {
+    let instance: DuckDBInstance, connection: DuckDBConnection, workDir: string | null = null, stage = 'stage';
+    if (shared) {
+      ({ instance, connection } = shared);
+      stage = shared.nextTable();
+    } else {
+      workDir = join(target.dataDir, '.tmp', `${target.country}-${target.table}-${target.partition}-${process.pid}`);
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true });
+      instance = await DuckDBInstance.create(join(workDir, 'stage.duckdb'), {
+        temp_directory: join(workDir, 'spill'),
+        memory_limit: '1GB',
+        preserve_insertion_order: 'false',
+      });
+      connection = await instance.connect();
+    }
     const names = Object.keys(target.columns);
     const cols = names.map((n) => `${quoteIdent(n)} ${target.columns[n]}`).join(', ');
-    await connection.run(`CREATE TABLE stage (${cols})`);
-    const appender = await connection.createAppender('stage');
+    await connection.run(`CREATE TABLE ${quoteIdent(stage)} (${cols})`);
+    const appender = await connection.createAppender(stage);
     const types = names.map((n) => {
       const t = DUCK_TYPES[target.columns[n]!];
       if (!t) throw new Error(`unsupported column type ${target.columns[n]} for ${n}`);
       return t;
     });
-    return new TableWriter(target, instance, connection, appender, types, workDir);
+    return new TableWriter(target, instance, connection, appender, types, workDir, stage);
   }
 
-  /** Appends one row, values in column order. */
+  /** Appends one row, values in column order (a list column's value: `listValue([...])` or null). */
   append(values: readonly DuckDBValue[]): void {
     for (let i = 0; i < values.length; i++) this.buffer[i]!.push(values[i]!);
     this.rows++;
@@ -109,7 +156,7 @@ export class TableWriter {
   async prepare(): Promise<PreparedTable> {
     try {
       this.endAppending();
-      return await writeSortedParquet(this.connection, 'SELECT * FROM stage', this.target);
+      return await writeSortedParquet(this.connection, `SELECT * FROM ${quoteIdent(this.stage)}`, this.target);
     } finally {
       await this.close();
     }
@@ -136,8 +183,9 @@ export class TableWriter {
     if (!existsSync(published)) return 0;
     const [c, k] = [quotedIdentifier(cover), quotedIdentifier(key)];
     const names = Object.keys(this.target.columns).map(quotedIdentifier).join(', ');
-    const reader = await this.connection.runAndReadAll(`INSERT INTO stage SELECT ${names} FROM read_parquet(${quotedString(published)})
-      WHERE coalesce(${c} NOT IN (SELECT DISTINCT ${c} FROM stage WHERE ${c} IS NOT NULL), true) AND ${k} NOT IN (SELECT ${k} FROM stage)`);
+    const stage = quoteIdent(this.stage);
+    const reader = await this.connection.runAndReadAll(`INSERT INTO ${stage} SELECT ${names} FROM read_parquet(${quotedString(published)})
+      WHERE coalesce(${c} NOT IN (SELECT DISTINCT ${c} FROM ${stage} WHERE ${c} IS NOT NULL), true) AND ${k} NOT IN (SELECT ${k} FROM ${stage})`);
     const kept = reader.rowsChanged;
     this.rows += kept;
     return kept;
@@ -153,6 +201,11 @@ export class TableWriter {
   private async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.workDir === null) {
+      // A shared database: only this writer's table goes.
+      await this.connection.run(`DROP TABLE IF EXISTS ${quoteIdent(this.stage)}`);
+      return;
+    }
     this.connection.closeSync();
     this.instance.closeSync();
     await rm(this.workDir, { recursive: true, force: true });
@@ -266,7 +319,8 @@ export async function cleanStaleTemporaries(dataDir: string, country: string, ta
   } catch { /* nothing staged */ }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine is running (this one counts). */
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try { process.kill(pid, 0); return true; } catch { return false; }
 }

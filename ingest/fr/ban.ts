@@ -95,6 +95,13 @@ function inputName(path: string): string {
  * Parquet files, TypeScript computes H3 cells, keys and (where lon/lat are missing) the
  * reprojection of x/y, vector by vector.
  */
+/**
+ * `cad_parcelles` (parcel ids joined by `|`, as the BAN and the BAL publish them) as a list: each
+ * id trimmed, empty ones dropped; null when the column is empty.
+ */
+const PARCELS_SQL = `CASE WHEN nullif(trim(cad_parcelles), '') IS NULL THEN NULL
+  ELSE list_filter(list_transform(string_split(cad_parcelles, '|'), p -> trim(p)), p -> p <> '') END`;
+
 export async function ingestBanFile(ctx: JobContext, input: JobInput, format: AddressFileFormat = BAN_FORMAT): Promise<PartitionSummary[]> {
   const name = inputName(input.path);
   const header = await readCsvHeader(input.path, { separator: ';' });
@@ -151,7 +158,7 @@ export async function ingestBanFile(ctx: JobContext, input: JobInput, format: Ad
     const columns: Record<Exclude<keyof typeof ADDRESS_COLUMNS, Derived>, string> = {
       id: 'id', cell: `h3_cell(${lat}, ${lng})`, longitude: lng, latitude: lat, number: 'CAST(numero AS INTEGER)', rep: 'rep',
       street: 'nom_voie', postcode: 'code_postal', locality_code: 'code_insee', locality_name: 'nom_commune',
-      street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: 'cad_parcelles', source: q(format.source.id),
+      street_key: 'sk.k', locality_key: 'lk.k', position_kind: 'type_position', parcels: PARCELS_SQL, source: q(format.source.id),
     };
     const derived: Record<Derived, string> = {
       label: `concat_ws(' ', number::VARCHAR || coalesce(' ' || rep, ''), street, postcode, locality_name)`,

@@ -41,17 +41,32 @@ export function polygonOfWkt(wkt: string): Polygon | MultiPolygon | null {
   } catch { return null; }
 }
 
-interface Bdnb { id: string; department: string; parcel: string | null; year: number | null; dwellings: number | null; levels: number | null; walls: string | null; roof: string | null; use: string | null; height: number | null }
+interface Bdnb {
+  id: string; department: string; parcel: string | null; year: number | null; dwellings: number | null; levels: number | null; walls: string | null; roof: string | null; use: string | null; height: number | null;
+  /** Mérimée's nearest historic monument within 500 m; undefined when the export has no Mérimée columns. */
+  monument?: { name: string; distance_m: number } | null;
+  /** Enedis's residential consumption per meter by year; undefined when the export has none. */
+  electricity?: { year: number; kwh: number }[];
+}
+/** BDNB's Mérimée columns (batiment_groupe_merimee): the nearest historic monument, when within 500 m. */
+const MONUMENT_NAME = 'merimee_nom_batiment_historique_plus_proche', MONUMENT_DISTANCE = 'merimee_distance_batiment_historique_plus_proche';
+/** BDNB's Enedis columns (données locales de l'énergie), one per year of consumption: residential kWh per delivery point. */
+const ELECTRICITY = /^dle_elec_(\d{4})_conso_res_par_pdl$/;
 const text = (s: string | undefined) => { const t = (s ?? '').trim(); return t === '' ? null : t; };
 const whole = (s: string | undefined) => { const t = text(s); if (t === null) return null; const n = Number(t); return Number.isInteger(n) && n >= 0 ? n : undefined; };
 
 /** The BDNB groups of a compiled export, by RNB id (a group without RNB id cannot be joined: rejected). */
-async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<Map<string, Bdnb>> {
+async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<{ groups: Map<string, Bdnb>; heritage: boolean; electricity: boolean }> {
   const out = new Map<string, Bdnb>();
   let first = true;
+  let heritage = false, electricity: { column: string; year: number }[] = [];
   for await (const row of readCsv(path, { separator: ',' })) {
     if (first) {
-      requireColumns(Object.keys(row.record), BDNB_COLUMNS, 'the BDNB batiment_groupe_compile export');
+      const header = Object.keys(row.record);
+      requireColumns(header, BDNB_COLUMNS, 'the BDNB batiment_groupe_compile export');
+      // Optional groups of columns: an export without them leaves the fields unavailable, not empty.
+      heritage = header.includes(MONUMENT_NAME) && header.includes(MONUMENT_DISTANCE);
+      electricity = header.flatMap((c) => { const m = ELECTRICITY.exec(c); return m ? [{ column: c, year: Number(m[1]) }] : []; }).sort((a, b) => a.year - b.year);
       first = false;
     }
     const r = row.record;
@@ -63,12 +78,23 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
     if (!rnb || !/^[0-9A-Z]{12}$/.test(rnb)) { rejects.push({ line: row.line, why: `BDNB: rnb_id ${JSON.stringify(r.rnb_id ?? null)} is not an RNB id`, raw: r }); continue; }
     if (bad) { rejects.push({ line: row.line, why: `BDNB: ${bad[0]} is not a whole number`, raw: r }); continue; }
     if (height !== null && !(Number.isFinite(height) && height >= 0)) { rejects.push({ line: row.line, why: `BDNB: bdtopo_bat_hauteur_mean ${JSON.stringify(r.bdtopo_bat_hauteur_mean)} is not a height`, raw: r }); continue; }
+    let monument: Bdnb['monument'];
+    if (heritage) {
+      const name = text(r[MONUMENT_NAME]), distance = text(r[MONUMENT_DISTANCE]) === null ? null : Number(r[MONUMENT_DISTANCE]);
+      if (distance !== null && !(Number.isFinite(distance) && distance >= 0)) { rejects.push({ line: row.line, why: `BDNB: ${MONUMENT_DISTANCE} ${JSON.stringify(r[MONUMENT_DISTANCE])} is not a distance`, raw: r }); continue; }
+      // A name without its distance (or the reverse) says nothing servable: none within 500 m is read as none.
+      monument = name !== null && distance !== null ? { name, distance_m: distance } : null;
+    }
+    const kwh = electricity.map(({ column, year }) => ({ year, raw: text(r[column]) })).filter((e) => e.raw !== null).map(({ year, raw }) => ({ year, kwh: Number(raw) }));
+    const badKwh = kwh.find((e) => !(Number.isFinite(e.kwh) && e.kwh >= 0));
+    if (badKwh) { rejects.push({ line: row.line, why: `BDNB: dle_elec_${badKwh.year}_conso_res_par_pdl is not a consumption`, raw: r }); continue; }
     out.set(rnb, {
+      ...(heritage ? { monument } : {}), ...(electricity.length > 0 ? { electricity: kwh } : {}),
       id: text(r.batiment_groupe_id)!, department: text(r.code_departement_insee)!, parcel: text(r.parcelle_unifiee_id), year: numbers.year ?? null, dwellings: numbers.dwellings ?? null,
       levels: numbers.levels ?? null, walls: text(r.ffo_bat_mat_mur_txt), roof: text(r.ffo_bat_mat_toit_txt), use: text(r.ffo_bat_usage_niveau_1_txt), height,
     });
   }
-  return out;
+  return { groups: out, heritage, electricity: electricity.length > 0 };
 }
 
 /**
@@ -82,7 +108,8 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
  */
 export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?: JobInput | null }): Promise<PartitionSummary[]> {
   const early: { line: number; why: string; raw: unknown }[] = [];
-  const bdnb = o.bdnb ? await readBdnb(o.bdnb.path, early) : new Map<string, Bdnb>();
+  const read = o.bdnb ? await readBdnb(o.bdnb.path, early) : { groups: new Map<string, Bdnb>(), heritage: false, electricity: false };
+  const bdnb = read.groups, bdnbHeritage = read.heritage, bdnbElectricity = read.electricity;
   const date = o.bdnb?.publishedAt?.slice(0, 10) ?? null;
   interface Row { line: number; rnb: string; geometry: Polygon | MultiPolygon; addresses: string[]; department: string; g: Bdnb | null }
   const rows: Row[] = [];
@@ -153,6 +180,8 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
         construction_year: sourced(g?.year ?? null, `${bdnbSource.id}:ffo`), levels: sourced(g?.levels ?? null, `${bdnbSource.id}:ffo`),
         dwellings: sourced(g?.dwellings ?? null, `${bdnbSource.id}:ffo`), height_m: sourced(g?.height ?? null, `${bdnbSource.id}:bdtopo`),
         materials: { walls: g?.walls ? WALLS[g.walls] ?? 'other' : null, roof: g?.roof ? ROOFS[g.roof] ?? 'other' : null },
+        ...(bdnbHeritage ? { historic_monument: g?.monument ?? null } : {}),
+        ...(bdnbElectricity ? { electricity_per_meter: g?.electricity ?? [] } : {}),
       };
       const w = at(r.department);
       const why = w.areas.add({ id, layer: 'building', geometry: r.geometry, attributes });

@@ -3,7 +3,9 @@ import type { MultiPolygon, Polygon } from 'geojson';
 import { PARCEL_LAYER, cadastreSource } from '../../datasets/fr/cadastre/source.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { AreasWriter } from '../core/kinds/areas.ts';
-import type { PreparedTable } from '../core/table-writer.ts';
+import { StageDatabase, fileSha256, type PreparedTable } from '../core/table-writer.ts';
+import { withManifestBatch } from '../core/manifest.ts';
+import { basename } from 'node:path';
 import { readFeatures } from '../core/readers/features.ts';
 import { Rejects } from '../core/rejects.ts';
 import { reprojectGeometry, toWgs84, type ToWgs84 } from '../core/reproject.ts';
@@ -56,15 +58,18 @@ export const parcelPartition = (commune: string) => `cadastre-${commune}`;
  * whole number, or whose geometry is not a polygon are refused with their feature number; a file
  * without the parcel properties fails naming them, before anything is written.
  */
-export async function ingestCadastre(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
+export async function ingestCadastre(ctx: JobContext, input: JobInput, run?: CadastreRun): Promise<PartitionSummary[]> {
   const parts = new Map<string, { writer: AreasWriter; rejects: Rejects; total: number }>();
   const partOf = async (commune: string) => {
     const partition = parcelPartition(commune);
     let p = parts.get(partition);
     if (!p) {
+      // In a run of several files, a commune comes from one file: which one would win would otherwise depend on the files' order.
+      const earlier = run?.fileOf.get(partition);
+      if (earlier !== undefined) throw new Error(`commune ${commune} is both in ${earlier} and in ${basename(input.path)}: give each commune in one file`);
       const rejects = new Rejects(ctx.dataDir, 'fr', PARCELS_TABLE, partition, ctx.maxRejectShare);
       await rejects.init();
-      p = { writer: await AreasWriter.open(ctx.dataDir, 'fr', PARCELS_TABLE, partition, cadastreSource.id), rejects, total: 0 };
+      p = { writer: await AreasWriter.open(ctx.dataDir, 'fr', PARCELS_TABLE, partition, cadastreSource.id, run?.stage), rejects, total: 0 };
       parts.set(partition, p);
     }
     return p;
@@ -103,11 +108,49 @@ export async function ingestCadastre(ctx: JobContext, input: JobInput): Promise<
       await p.rejects.close();
       prepared.push({ partition, rejects: p.rejects, tables: await p.writer.prepare() });
     }
+    // The input's checksum once, not once per commune of a department file.
+    const hashed = { ...input, sha256: input.sha256 ?? await fileSha256(input.path) };
     const out: PartitionSummary[] = [];
-    for (const p of prepared) out.push(...await publish(ctx, 'fr', cadastreSource.id, cadastreSource, input, p.partition, p.tables, p.rejects));
+    for (const p of prepared) {
+      run?.fileOf.set(p.partition, basename(input.path));
+      out.push(...await publish(ctx, 'fr', cadastreSource.id, cadastreSource, hashed, p.partition, p.tables, p.rejects));
+    }
     return out;
   } catch (e) {
     for (const p of parts.values()) { await p.rejects.close(); await p.writer.abort(); }
     throw e;
   }
 }
+
+/** What the files of one run share: its staging database, and the file each commune came from. */
+export interface CadastreRun { stage: StageDatabase; fileOf: Map<string, string> }
+
+/**
+ * Several of Etalab's files in one run (a folder of `cadastre-<insee>-parcelles.json[.gz]`, as
+ * published per commune or per department): each file as ingestCadastre reads it, but one staging
+ * database for the run instead of two per commune, the leftovers of killed runs removed once, and
+ * the manifest written once at the end (withManifestBatch). A file's partitions are published
+ * when it is done; a file that fails stops the run, the files before it stay published and
+ * recorded. A commune found in two files of the run fails the second (which would win would
+ * depend on the order of the files): the partitions are the rows' communes, whatever the names.
+ */
+export async function ingestCadastreFiles(ctx: JobContext, inputs: JobInput[]): Promise<PartitionSummary[]> {
+  await AreasWriter.cleanStale(ctx.dataDir, 'fr', PARCELS_TABLE);
+  const run: CadastreRun = { stage: await StageDatabase.open(ctx.dataDir, 'fr', 'cadastre'), fileOf: new Map() };
+  try {
+    return await withManifestBatch(ctx.dataDir, async () => {
+      const out: PartitionSummary[] = [];
+      for (const [i, input] of inputs.entries()) {
+        // A fresh database now and then: what the dropped tables leave (file, cache) does not build up over a national run.
+        if (i > 0 && i % STAGE_FILES === 0) { await run.stage.close(); run.stage = await StageDatabase.open(ctx.dataDir, 'fr', 'cadastre'); }
+        out.push(...await ingestCadastre(ctx, input, run));
+      }
+      return out;
+    });
+  } finally {
+    await run.stage.close();
+  }
+}
+
+/** Files staged in one database before it is replaced by a new one. */
+const STAGE_FILES = 500;

@@ -12,14 +12,26 @@ export { CLAY_LAYER };
 /** BRGM's NIVEAU -> the common scale (spec 2.5: low, medium, high exposure -> low, moderate, high). */
 const LEVELS: Record<string, 'low' | 'moderate' | 'high'> = { 1: 'low', 2: 'moderate', 3: 'high' };
 
+/** Metropolitan departments: BRGM's exposure map covers metropolitan France only. */
+export const CLAY_DEPARTMENT = /^(0[1-9]|[1-8]\d|9[0-5]|2A|2B)$/;
+
+/** Partition of a departmental file: one per department, beside the national layer's `fr.clay`. */
+export const clayPartition = (department?: string) => department ? `${claySource.id}-${department}` : claySource.id;
+
 /**
  * BRGM's clay shrink-swell exposure polygons (ExpoArgile_*_L93, GeoJSON or shapefile, Lambert-93
- * as declared by the file) into fr/hazard_areas (layer clay_shrink_swell, partition fr.clay), each
- * with its level. A file whose features lack NIVEAU is not this layer: it fails, naming the
- * missing attribute, before anything is written; a shapefile without .prj fails too (no CRS).
+ * as declared by the file) into fr/hazard_areas (layer clay_shrink_swell), each with its level.
+ * The national layer is partition fr.clay; a departmental file (`department`, declared by the
+ * operator: the features do not say it, and a file name is no identity) is partition
+ * fr.clay-<department>, its areas carrying the department so that the risks domain serves it,
+ * not the national layer, inside that department. A file whose features lack NIVEAU is not this
+ * layer: it fails, naming the missing attribute, before anything is written; a shapefile without
+ * .prj fails too (no CRS).
  */
-export async function ingestClay(ctx: JobContext, input: JobInput & { layer?: string }): Promise<PartitionSummary[]> {
-  const partition = claySource.id;
+export async function ingestClay(ctx: JobContext, input: JobInput & { layer?: string; department?: string }): Promise<PartitionSummary[]> {
+  const { department } = input;
+  if (department !== undefined && !CLAY_DEPARTMENT.test(department)) throw new Error(`--department ${JSON.stringify(department)} is not a metropolitan department code (01 to 95, 2A, 2B): BRGM's exposure map covers metropolitan France`);
+  const partition = clayPartition(department);
   const rejects = new Rejects(ctx.dataDir, 'fr', 'hazard_areas', partition, ctx.maxRejectShare);
   await rejects.init();
   const writer = await AreasWriter.open(ctx.dataDir, 'fr', 'hazard_areas', partition, claySource.id);
@@ -39,8 +51,10 @@ export async function ingestClay(ctx: JobContext, input: JobInput & { layer?: st
       if (!level) { rejects.add(index, `NIVEAU ${JSON.stringify(props.NIVEAU ?? null)} is not 1, 2 or 3`, props); continue; }
       const g = feature.geometry;
       if (!g || (g.type !== 'Polygon' && g.type !== 'MultiPolygon')) { rejects.add(index, `geometry must be a Polygon or MultiPolygon, not ${g?.type ?? 'none'}`, props); continue; }
-      const id = `${claySource.id}:${String(props.ID ?? props.id ?? index)}`;
-      const why = writer.add({ id, layer: CLAY_LAYER, geometry: reprojectGeometry(g, project.fn) as Polygon | MultiPolygon, attributes: { level, niveau: Number(props.NIVEAU) } });
+      const own = String(props.ID ?? props.id ?? index);
+      const id = department ? `${claySource.id}:${department}:${own}` : `${claySource.id}:${own}`;
+      const attributes = department ? { level, niveau: Number(props.NIVEAU), department } : { level, niveau: Number(props.NIVEAU) };
+      const why = writer.add({ id, layer: CLAY_LAYER, geometry: reprojectGeometry(g, project.fn) as Polygon | MultiPolygon, attributes });
       if (why) rejects.add(index, why, props);
     }
     if (total === 0) throw new Error(`no feature in ${input.path}`);

@@ -1,4 +1,5 @@
 import { fileProgress } from '../core/progress.ts';
+import type { TransportMode } from '../../schemas/variant-places.ts';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -22,7 +23,8 @@ import { Rejects } from '../core/rejects.ts';
  * several feeds of one country add up and the same feed under another name replaces itself.
  */
 
-export type Mode = 'rail' | 'metro' | 'tram' | 'bus' | 'ferry' | 'cable';
+/** The modes of the contract (schemas/variant-places.ts: transport stops of spec 2.12). */
+export type Mode = TransportMode;
 export interface Line { short_name: string | null; long_name: string | null; mode: Mode | null; color: string | null }
 
 /** GTFS route_type (basic and extended Hierarchical Vehicle Types) -> mode. */

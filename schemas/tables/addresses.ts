@@ -20,7 +20,7 @@ export const AddressRow = z.object({
   street_key: z.string().describe('normalised street name used for matching'),
   locality_key: z.string().describe('normalised locality name used for matching'),
   position_kind: z.string().nullable().describe("producer's position type (BAN type_position: entrée, bâtiment, parcelle...)"),
-  parcels: z.string().nullable().describe('cadastral parcel references separated by |, as published'),
+  parcels: z.array(z.string()).nullable().describe('cadastral parcel references as published, in their order (a Parquet list); null when the producer gives none'),
   source: z.string().describe('source id of the catalogue'),
 });
 export type AddressRow = z.infer<typeof AddressRow>;
@@ -29,5 +29,5 @@ export type AddressRow = z.infer<typeof AddressRow>;
 export const ADDRESS_COLUMNS = {
   id: 'VARCHAR', cell: 'BIGINT', longitude: 'DOUBLE', latitude: 'DOUBLE', number: 'INTEGER', rep: 'VARCHAR',
   street: 'VARCHAR', postcode: 'VARCHAR', locality_code: 'VARCHAR', locality_name: 'VARCHAR', label: 'VARCHAR',
-  street_key: 'VARCHAR', locality_key: 'VARCHAR', position_kind: 'VARCHAR', parcels: 'VARCHAR', source: 'VARCHAR',
+  street_key: 'VARCHAR', locality_key: 'VARCHAR', position_kind: 'VARCHAR', parcels: 'VARCHAR[]', source: 'VARCHAR',
 } as const satisfies Record<keyof AddressRow, string>;

@@ -39,5 +39,9 @@ export const BuildingAttributes = z.object({
   dwellings: z.array(SourcedValue),
   height_m: z.array(SourcedValue),
   materials: z.object({ walls: z.string().nullable(), roof: z.string().nullable() }),
+  /** BDNB's Mérimée columns: the nearest historic monument within 500 m, null when none; absent when the export had no such columns. */
+  historic_monument: z.object({ name: z.string(), distance_m: z.number() }).nullable().optional(),
+  /** BDNB's Enedis columns: residential kWh per meter and year; absent when the export had none. */
+  electricity_per_meter: z.array(z.object({ year: z.number().int(), kwh: z.number() })).optional(),
 });
 export type BuildingAttributes = z.infer<typeof BuildingAttributes>;

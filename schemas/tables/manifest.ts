@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { Country } from '../common.ts';
 
-/** Version of the Parquet table layouts; bumped when a column changes (2: data/tables/ hive layout, BIGINT cells, lists, GeoParquet). */
-export const TABLE_SCHEMA_VERSION = 2;
+/**
+ * Version of the Parquet table layouts; bumped when a column changes (2: data/tables/ hive layout,
+ * BIGINT cells, sales' lists, GeoParquet; 3: addresses.parcels a list).
+ */
+export const TABLE_SCHEMA_VERSION = 3;
 
 /** One written partition of a table, as recorded in data/<country>/manifest.json. */
 export const ManifestPartition = z.object({

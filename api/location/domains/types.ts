@@ -24,6 +24,11 @@ export interface FieldDef {
   unit: string | null;
   /** Source ids and table that back the field; none means computed from the request. */
   sources: string[];
+  /**
+   * Families of sources named at ingest (a GTFS feed is `<cc>.gtfs.<agencies>`): /catalog/fields
+   * lists, after `sources`, the ingested sources of `table` whose id starts with a prefix and a dot.
+   */
+  sourcePrefixes?: string[];
   table: TableName | null;
   countries: Country[];
   /** Territories covered when the source does not cover the whole country (coverage partial). */

@@ -5,7 +5,7 @@ import type { Country } from '../../../schemas/common.ts';
 import { areaCellsTable } from '../../../schemas/tables/areas.ts';
 import { cellAndAncestors } from '../../../schemas/tables/cells.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
-import type { Warehouse } from '../../core/warehouse.ts';
+import { perRefresh, type Warehouse } from '../../core/warehouse.ts';
 import { areasIndexOf } from './areas-index.ts';
 
 /**
@@ -60,8 +60,6 @@ export async function areasAtSql(warehouse: Warehouse, country: Country, table: 
     .sort(byLayerThenId);
 }
 
-const layerCache = new WeakMap<Warehouse, Map<string, { generation: number; layers: Promise<Set<string>> }>>();
-
 /**
  * Layers of an areas table holding at least one area (a layer not ingested is an outage, not an
  * assessment), read once per warehouse refresh: a scan of the layer column would otherwise run
@@ -69,14 +67,18 @@ const layerCache = new WeakMap<Warehouse, Map<string, { generation: number; laye
  */
 export function areaLayers(warehouse: Warehouse, country: Country, table: string): Promise<Set<string>> {
   if (!warehouse.has(country, table)) return Promise.resolve(new Set());
-  let byTable = layerCache.get(warehouse);
-  if (!byTable) layerCache.set(warehouse, (byTable = new Map()));
   const key = `${country}_${table}`;
-  const hit = byTable.get(key);
-  if (hit && hit.generation === warehouse.generation) return hit.layers;
-  const layers = warehouse.query<{ layer: string }>(`SELECT DISTINCT layer FROM ${key}`).then((rows) => new Set(rows.map((r) => r.layer)));
-  // A failed read is not kept: the next request asks again.
-  layers.catch(() => byTable.delete(key));
-  byTable.set(key, { generation: warehouse.generation, layers });
-  return layers;
+  return perRefresh(warehouse, `layers ${key}`, () => warehouse.query<{ layer: string }>(`SELECT DISTINCT layer FROM ${key}`).then((rows) => new Set(rows.map((r) => r.layer))));
+}
+
+/**
+ * The values an attribute takes over the areas of one layer (the departments of the departmental
+ * clay files, say), read once per warehouse refresh.
+ */
+export function areaAttributeValues(warehouse: Warehouse, country: Country, table: string, layer: string, attribute: string): Promise<Set<string>> {
+  if (!warehouse.has(country, table)) return Promise.resolve(new Set());
+  const key = `${country}_${table}`;
+  return perRefresh(warehouse, `${attribute} of ${layer} in ${key}`, () => warehouse.query<{ v: string }>(
+    `SELECT DISTINCT json_extract_string(attributes, ${quotedString(`$.${attribute}`)}) AS v FROM ${key} WHERE layer = ${quotedString(layer)} AND v IS NOT NULL`,
+  ).then((rows) => new Set(rows.map((r) => r.v))));
 }

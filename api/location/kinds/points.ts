@@ -1,6 +1,6 @@
 import { quotedString, type DuckDBValue } from '@duckdb/node-api';
 import type { Country } from '../../../schemas/common.ts';
-import type { Warehouse } from '../../core/warehouse.ts';
+import { perRefresh, type Warehouse } from '../../core/warehouse.ts';
 import { indexCache, lowerBound, type IndexCache } from '../search/warehouse-index.ts';
 import { DISTANCE_SQL, distanceM, RAD, radiusRanges, rangeClusters } from './radius.ts';
 
@@ -15,6 +15,11 @@ export interface PointHit {
   id: string; category: string; name: string | null; attributes: Record<string, unknown> | null;
   latitude: number; longitude: number; distance_m: number; source: string;
 }
+/**
+ * A hit whose attributes are decoded only when asked (pointsAroundLite): a merge of every point
+ * within the radius reads names and positions; the attributes of the page served are decoded then.
+ */
+export interface LitePointHit extends Omit<PointHit, 'attributes'> { loadAttributes(): Record<string, unknown> | null }
 export interface PointsQuery {
   lat: number; lng: number; radiusM: number;
   /** Groups or categories of the taxonomy (school matches school and school.*); none: every point. */
@@ -22,6 +27,7 @@ export interface PointsQuery {
   limit: number; offset: number;
 }
 export interface PointsAnswer { counts: Record<string, number>; total: number; items: PointHit[] }
+export interface LitePointsAnswer { counts: Record<string, number>; total: number; items: LitePointHit[] }
 
 const matches = (category: string, filters: readonly string[] | undefined) =>
   !filters || filters.length === 0 || filters.some((f) => category === f || category.startsWith(`${f}.`));
@@ -68,11 +74,14 @@ const sortedKeys = (o: Record<string, number>) => Object.fromEntries(Object.entr
 
 /**
  * The table in memory, in cell order: cells, positions and a category number per point (25 bytes),
- * and the text of each point (id, name, attributes, source) as UTF-8 behind one offset (4 bytes).
+ * and a source number (2 bytes), and the text of each point (id, name, then attributes) as UTF-8
+ * behind one offset (4 bytes).
  */
 export interface PointsIndex {
   readonly size: number; readonly bytes: number;
   around(q: PointsQuery): PointsAnswer;
+  /** The same answer, each item's attributes decoded on demand. */
+  aroundLite(q: PointsQuery): LitePointsAnswer;
   /** The nearest point of the categories however far (distance, then id), or null when the table holds none. */
   nearest(q: NearestQuery): PointHit | null;
 }
@@ -94,16 +103,19 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
   if (!warehouse.has(country, table)) return null;
   const view = `${country}_${table}`;
   const [{ n, text }] = await warehouse.query<{ n: number; text: number }>(
-    `SELECT count(*)::INTEGER AS n, coalesce(sum(strlen(id) + strlen(coalesce(name, '')) + strlen(coalesce(attributes, '')) + strlen(source) + 4), 0)::BIGINT::DOUBLE AS text FROM ${view}`,
+    `SELECT count(*)::INTEGER AS n, coalesce(sum(strlen(id) + strlen(coalesce(name, '')) + strlen(coalesce(attributes, '')) + 3), 0)::BIGINT::DOUBLE AS text FROM ${view}`,
   ) as [{ n: number; text: number }];
-  // 29 bytes a point (cell, position, category, text offset) and 4 for its place in its category's list.
-  const bytes = n * 33 + text;
+  // 31 bytes a point (cell, position, category and source numbers, text offset) and 4 for its place in its category's list.
+  const bytes = n * 35 + text;
   if (bytes > budget) return null;
   const cells = new BigUint64Array(n), lats = new Float64Array(n), lngs = new Float64Array(n);
-  const cats = new Uint16Array(n), offsets = new Uint32Array(n + 1);
+  const cats = new Uint16Array(n), srcs = new Uint16Array(n), offsets = new Uint32Array(n + 1);
   const utf8 = new Uint8Array(text);
   const categories: string[] = [];
   const catIndex = new Map<string, number>();
+  // Sources are few (one per producer file or feed): a number per point, each name decoded once.
+  const sources: string[] = [];
+  const srcIndex = new Map<string, number>();
   const encoder = new TextEncoder();
   let i = 0, at = 0;
   await warehouse.scan(`SELECT cell, latitude, longitude, category, id, name, attributes, source FROM ${view} ORDER BY cell, id`, (cols) => {
@@ -113,8 +125,12 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
       let c = catIndex.get(cat[r]!);
       if (c === undefined) { c = categories.length; categories.push(cat[r]!); catIndex.set(cat[r]!, c); }
       cats[i] = c;
+      let sn = srcIndex.get(source[r]!);
+      if (sn === undefined) { sn = sources.length; sources.push(source[r]!); srcIndex.set(source[r]!, sn); }
+      srcs[i] = sn;
       offsets[i] = at;
-      for (const part of [id[r]!, name[r] ?? '', attrs[r] ?? '', source[r]!]) {
+      // Attributes last: a lite read decodes id and name and stops at the second separator.
+      for (const part of [id[r]!, name[r] ?? '', attrs[r] ?? '']) {
         at += encoder.encodeInto(part, utf8.subarray(at)).written;
         utf8[at++] = SEP;
       }
@@ -128,33 +144,53 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
   const filled = new Uint32Array(categories.length);
   for (let k = 0; k < i; k++) { const c = cats[k]!; members[c]![filled[c]!++] = k; }
   const decoder = new TextDecoder();
-  const textOf = (k: number) => decoder.decode(utf8.subarray(offsets[k]!, offsets[k + 1]! - 1)).split('\u0000');
   const idOf = (k: number) => { const s = offsets[k]!; return decoder.decode(utf8.subarray(s, utf8.indexOf(SEP, s))); };
+  /** Id, name and source of a point, and where its attributes' JSON is. */
+  const headOf = (k: number) => {
+    const s = offsets[k]!;
+    const end = utf8.indexOf(SEP, utf8.indexOf(SEP, s) + 1);
+    const [id, name] = decoder.decode(utf8.subarray(s, end)).split('\u0000') as [string, string];
+    return { id, name: name === '' ? null : name, source: sources[srcs[k]!]!, attrsAt: end + 1, attrsEnd: offsets[k + 1]! - 1 };
+  };
+  const attributesAt = (from: number, to: number): Record<string, unknown> | null => (to > from ? JSON.parse(decoder.decode(utf8.subarray(from, to))) : null);
+  const hitOf = (k: number, distance_m: number): PointHit => {
+    const h = headOf(k);
+    return { id: h.id, category: categories[cats[k]!]!, name: h.name, attributes: attributesAt(h.attrsAt, h.attrsEnd), latitude: lats[k]!, longitude: lngs[k]!, distance_m, source: h.source };
+  };
+  const liteHitOf = (k: number, distance_m: number): LitePointHit => {
+    const h = headOf(k);
+    return { id: h.id, category: categories[cats[k]!]!, name: h.name, latitude: lats[k]!, longitude: lngs[k]!, distance_m, source: h.source, loadAttributes: () => attributesAt(h.attrsAt, h.attrsEnd) };
+  };
+  /** Every point within the radius of the categories, nearest first (ties: id), and the counts per category. */
+  const hitsAround = (q: PointsQuery) => {
+    const cosLat = Math.cos(q.lat * RAD);
+    const allowed = categories.map((c) => matches(c, q.categories));
+    const hits: { k: number; distance_m: number; id: string }[] = [];
+    for (const [lo, hi] of radiusRanges(q.lat, q.lng, q.radiusM)) {
+      for (let k = lowerBound(cells, lo); k < i && cells[k]! <= hi; k++) {
+        if (!allowed[cats[k]!]) continue;
+        const d = distanceM(q.lat, q.lng, cosLat, lats[k]!, lngs[k]!);
+        // The SQL path compares with the floor of the radius: the same rim here.
+        if (d <= Math.floor(q.radiusM)) hits.push({ k, distance_m: d, id: '' });
+      }
+    }
+    const counts: Record<string, number> = {};
+    for (const h of hits) { const c = categories[cats[h.k]!]!; counts[c] = (counts[c] ?? 0) + 1; }
+    // Ids are decoded only where distances tie.
+    hits.sort((a, b) => a.distance_m - b.distance_m || ((a.id ||= idOf(a.k)) < (b.id ||= idOf(b.k)) ? -1 : a.id > b.id ? 1 : 0));
+    return { counts: sortedKeys(counts), hits };
+  };
 
   const index: PointsIndex = {
     size: i,
     bytes,
     around(q) {
-      const cosLat = Math.cos(q.lat * RAD);
-      const allowed = categories.map((c) => matches(c, q.categories));
-      const hits: { k: number; distance_m: number; id: string }[] = [];
-      for (const [lo, hi] of radiusRanges(q.lat, q.lng, q.radiusM)) {
-        for (let k = lowerBound(cells, lo); k < i && cells[k]! <= hi; k++) {
-          if (!allowed[cats[k]!]) continue;
-          const d = distanceM(q.lat, q.lng, cosLat, lats[k]!, lngs[k]!);
-          // The SQL path compares with the floor of the radius: the same rim here.
-          if (d <= Math.floor(q.radiusM)) hits.push({ k, distance_m: d, id: '' });
-        }
-      }
-      const counts: Record<string, number> = {};
-      for (const h of hits) { const c = categories[cats[h.k]!]!; counts[c] = (counts[c] ?? 0) + 1; }
-      // Ids are decoded only where distances tie.
-      hits.sort((a, b) => a.distance_m - b.distance_m || ((a.id ||= idOf(a.k)) < (b.id ||= idOf(b.k)) ? -1 : a.id > b.id ? 1 : 0));
-      const items = hits.slice(q.offset, q.offset + q.limit).map(({ k, distance_m }) => {
-        const [id, name, attrs, source] = textOf(k) as [string, string, string, string];
-        return { id, category: categories[cats[k]!]!, name: name === '' ? null : name, attributes: attrs === '' ? null : JSON.parse(attrs), latitude: lats[k]!, longitude: lngs[k]!, distance_m, source };
-      });
-      return { counts: sortedKeys(counts), total: hits.length, items };
+      const { counts, hits } = hitsAround(q);
+      return { counts, total: hits.length, items: hits.slice(q.offset, q.offset + q.limit).map(({ k, distance_m }) => hitOf(k, distance_m)) };
+    },
+    aroundLite(q) {
+      const { counts, hits } = hitsAround(q);
+      return { counts, total: hits.length, items: hits.slice(q.offset, q.offset + q.limit).map(({ k, distance_m }) => liteHitOf(k, distance_m)) };
     },
     nearest(q) {
       const near = index.around({ lat: q.lat, lng: q.lng, radiusM: NEAREST_FIRST_RADIUS_M, categories: q.categories, limit: 1, offset: 0 });
@@ -172,8 +208,7 @@ export async function buildPointsIndex(warehouse: Warehouse, country: Country, t
         }
       });
       if (best < 0) return null;
-      const [id, name, attrs, source] = textOf(best) as [string, string, string, string];
-      return { id, category: categories[cats[best]!]!, name: name === '' ? null : name, attributes: attrs === '' ? null : JSON.parse(attrs), latitude: lats[best]!, longitude: lngs[best]!, distance_m: bestD, source };
+      return hitOf(best, bestD);
     },
   };
   return index;
@@ -197,8 +232,6 @@ export async function nearestPointSql(warehouse: Warehouse, country: Country, ta
   };
 }
 
-const categoryCache = new WeakMap<Warehouse, Map<string, { generation: number; categories: Promise<Set<string>> }>>();
-
 /**
  * The categories a points table holds (a category without any row is not ingested there, which
  * is not "none around"), read once per warehouse refresh: a scan of the category column would
@@ -206,32 +239,15 @@ const categoryCache = new WeakMap<Warehouse, Map<string, { generation: number; c
  */
 export function pointCategories(warehouse: Warehouse, country: Country, table: string): Promise<Set<string>> {
   if (!warehouse.has(country, table)) return Promise.resolve(new Set());
-  let byTable = categoryCache.get(warehouse);
-  if (!byTable) categoryCache.set(warehouse, (byTable = new Map()));
   const key = `${country}_${table}`;
-  const hit = byTable.get(key);
-  if (hit && hit.generation === warehouse.generation) return hit.categories;
-  const categories = warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${key}`).then((rows) => new Set(rows.map((r) => r.category)));
-  // A failed read is not kept: the next request asks again.
-  categories.catch(() => byTable.delete(key));
-  byTable.set(key, { generation: warehouse.generation, categories });
-  return categories;
+  return perRefresh(warehouse, `categories ${key}`, () => warehouse.query<{ category: string }>(`SELECT DISTINCT category FROM ${key}`).then((rows) => new Set(rows.map((r) => r.category))));
 }
-
-const sourceCache = new WeakMap<Warehouse, Map<string, { generation: number; pairs: Promise<{ category: string; source: string }[]> }>>();
 
 /** The (category, source) pairs of a points table, read once per warehouse refresh as pointCategories. */
 export function pointCategorySources(warehouse: Warehouse, country: Country, table: string): Promise<{ category: string; source: string }[]> {
   if (!warehouse.has(country, table)) return Promise.resolve([]);
-  let byTable = sourceCache.get(warehouse);
-  if (!byTable) sourceCache.set(warehouse, (byTable = new Map()));
   const key = `${country}_${table}`;
-  const hit = byTable.get(key);
-  if (hit && hit.generation === warehouse.generation) return hit.pairs;
-  const pairs = warehouse.query<{ category: string; source: string }>(`SELECT DISTINCT category, source FROM ${key}`);
-  pairs.catch(() => byTable.delete(key));
-  byTable.set(key, { generation: warehouse.generation, pairs });
-  return pairs;
+  return perRefresh(warehouse, `category sources ${key}`, () => warehouse.query<{ category: string; source: string }>(`SELECT DISTINCT category, source FROM ${key}`));
 }
 
 const caches = new Map<string, IndexCache<PointsIndex>>();
@@ -249,6 +265,14 @@ export const pointsIndexReady = (warehouse: Warehouse, country: Country, table: 
 export async function nearestPoint(warehouse: Warehouse, country: Country, table: string, q: NearestQuery): Promise<PointHit | null> {
   const index = pointsIndexOf(warehouse, country, table);
   return index ? index.nearest(q) : nearestPointSql(warehouse, country, table, q);
+}
+
+/** As pointsAround, each item's attributes decoded when asked (a merge over every point within the radius). */
+export async function pointsAroundLite(warehouse: Warehouse, country: Country, table: string, q: PointsQuery): Promise<LitePointsAnswer> {
+  const index = pointsIndexOf(warehouse, country, table);
+  if (index) return index.aroundLite(q);
+  const answer = await pointsAroundSql(warehouse, country, table, q);
+  return { ...answer, items: answer.items.map(({ attributes, ...h }) => ({ ...h, loadAttributes: () => attributes })) };
 }
 
 /** Points within the radius, nearest first: from the index once built, else from the Parquet files. */

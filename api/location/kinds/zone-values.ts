@@ -1,6 +1,6 @@
 import type { Country } from '../../../schemas/common.ts';
 import type { ZoneValueRow } from '../../../schemas/tables/zone-values.ts';
-import type { Warehouse } from '../../core/warehouse.ts';
+import { perRefresh, type Warehouse } from '../../core/warehouse.ts';
 import type { Measure } from '../../../schemas/measure.ts';
 import type { Manifest } from '../../../schemas/tables/manifest.ts';
 import type { Zone } from '../../../schemas/zone.ts';
@@ -43,8 +43,6 @@ export async function valuesOfZones(warehouse: Warehouse, country: Country, tabl
   return warehouse.query<ZoneValue>(`SELECT * FROM (${scans.join(' UNION ALL ')}) ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code`, params);
 }
 
-const indicatorCache = new WeakMap<Warehouse, Map<string, { generation: number; indicators: Promise<Set<string>> }>>();
-
 /**
  * The indicators a zone-values table holds, read once per warehouse refresh: whether a source is
  * served at all (an absent commune is not an outage) is asked on requests, and a scan of the
@@ -52,19 +50,9 @@ const indicatorCache = new WeakMap<Warehouse, Map<string, { generation: number; 
  */
 export function zoneValueIndicators(warehouse: Warehouse, country: Country, table: string): Promise<Set<string>> {
   if (!warehouse.has(country, table)) return Promise.resolve(new Set());
-  let byTable = indicatorCache.get(warehouse);
-  if (!byTable) indicatorCache.set(warehouse, (byTable = new Map()));
   const key = `${country}_${table}`;
-  const hit = byTable.get(key);
-  if (hit && hit.generation === warehouse.generation) return hit.indicators;
-  const indicators = warehouse.query<{ indicator: string }>(`SELECT DISTINCT indicator FROM ${key}`).then((rows) => new Set(rows.map((r) => r.indicator)));
-  // A failed read is not kept: the next request asks again.
-  indicators.catch(() => byTable.delete(key));
-  byTable.set(key, { generation: warehouse.generation, indicators });
-  return indicators;
+  return perRefresh(warehouse, `indicators ${key}`, () => warehouse.query<{ indicator: string }>(`SELECT DISTINCT indicator FROM ${key}`).then((rows) => new Set(rows.map((r) => r.indicator))));
 }
-
-const mapCache = new WeakMap<Warehouse, Map<string, { generation: number; byZone: Promise<Map<string, ZoneValue[]>> }>>();
 
 /**
  * Every row of a small zone-values table (a memory table: France's hazard classes by commune) by
@@ -73,19 +61,12 @@ const mapCache = new WeakMap<Warehouse, Map<string, { generation: number; byZone
  */
 export function zoneValuesByZone(warehouse: Warehouse, country: Country, table: string): Promise<Map<string, ZoneValue[]>> {
   if (!warehouse.has(country, table)) return Promise.resolve(new Map());
-  let byTable = mapCache.get(warehouse);
-  if (!byTable) mapCache.set(warehouse, (byTable = new Map()));
   const key = `${country}_${table}`;
-  const hit = byTable.get(key);
-  if (hit && hit.generation === warehouse.generation) return hit.byZone;
-  const byZone = warehouse.query<ZoneValue>(`SELECT ${COLUMNS} FROM ${key} ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code`).then((rows) => {
+  return perRefresh(warehouse, `by zone ${key}`, () => warehouse.query<ZoneValue>(`SELECT ${COLUMNS} FROM ${key} ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code`).then((rows) => {
     const m = new Map<string, ZoneValue[]>();
     for (const r of rows) { const k = `${r.level}|${r.code}`; const list = m.get(k); if (list) list.push(r); else m.set(k, [r]); }
     return m;
-  });
-  byZone.catch(() => byTable.delete(key));
-  byTable.set(key, { generation: warehouse.generation, byZone });
-  return byZone;
+  }));
 }
 
 /** What a zone route serves: the zone's own latest values, never a wider zone's. */

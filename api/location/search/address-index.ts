@@ -9,7 +9,7 @@ import type { Country } from '../../../schemas/common.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
 import { haversineM, type OfficialAddress } from './official.ts';
 import { indexCache } from './warehouse-index.ts';
-import { jaroWinklerSimilarity, jwBytes } from './jaro-winkler.ts';
+import { boundQuery, jaroWinklerBound, jaroWinklerSimilarity, jwBytes } from './jaro-winkler.ts';
 
 /**
  * Compact in-process index of a country's official addresses, for both searches: the nearest
@@ -21,7 +21,7 @@ import { jaroWinklerSimilarity, jwBytes } from './jaro-winkler.ts';
  * with other values keeps doubles), number 2 B (the rare number above 65534 kept aside), suffix
  * 1 B, street and place as ids into the segment's dictionaries 2 or 4 B each, flags 1 B, and the row in its street key's posting list 4 B (twice for a Belgian address whose
  * street has two languages). Cold (read only to serve an answer): id, label (when it is not the
- * one derived from the other fields) and parcels, deflated in blocks of 64 rows. The served text
+ * one derived from the other fields) and parcels (the list's items joined by U+001F), deflated in blocks of 64 rows. The served text
  * is read by id from the dictionaries (street name and key; postcode, commune code, name and key,
  * source). The answers are the SQL path's (official.ts): same candidates, same order.
  */
@@ -69,6 +69,8 @@ export const ADDRESS_INDEX_BUDGET_BYTES = 1.5 * 2 ** 30;
 export const ESTIMATED_BYTES_PER_ADDRESS = 36;
 const BLOCK = 64;
 const NULL_NUMBER = 1, NULL_PARCELS = 2, DERIVED_LABEL = 4;
+/** Between the parcels of an address in the cold text (addresses.parcels is a list; no parcel id holds a control character). */
+const PARCEL_SEPARATOR = '\u001f';
 const FIXED = 1e7;
 
 type Ids = Uint16Array | Uint32Array;
@@ -148,7 +150,7 @@ function derivedLabel(number: number | null, rep: string | null, street: string,
   return parts.join(' ');
 }
 
-const COLUMNS = 'cell, latitude, longitude, number, rep, street, street_key, postcode, locality_code, locality_name, locality_key, source, id, label, parcels';
+const COLUMNS = `cell, latitude, longitude, number, rep, street, street_key, postcode, locality_code, locality_name, locality_key, source, id, label, array_to_string(parcels, chr(31)) AS parcels`;
 
 async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment | null> {
   const [{ n } = { n: 0 }] = await warehouse.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM read_parquet(${quotedString(file)}) WHERE cell IS NOT NULL`);
@@ -199,6 +201,7 @@ async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment
       let p = placeIds.get(pk);
       if (p === undefined) { p = places.length; placeIds.set(pk, p); places.push({ postcode, locality_code: code, locality_name: lname, locality_key: lkey, source, variants: lkey.split('|') }); }
       placeOf[row] = p;
+      // The list's items, joined (null stays null: array_to_string of NULL): [] is ''.
       if (parcels === null) f |= NULL_PARCELS;
       const derived = label === derivedLabel(number, rep, street, postcode, lname);
       if (derived) f |= DERIVED_LABEL;
@@ -292,7 +295,7 @@ function decode(s: Segment, cold: ReturnType<typeof coldReader>, row: number): O
     latitude: s.fixed ? s.lat[row]! / FIXED : s.lat[row]!,
     number, rep, street, postcode: p.postcode, locality_code: p.locality_code as string, locality_name: p.locality_name,
     label: f & DERIVED_LABEL ? derivedLabel(number, rep, street, p.postcode, p.locality_name) : label,
-    parcels: f & NULL_PARCELS ? null : parcels, locality_key: p.locality_key, source: p.source,
+    parcels: f & NULL_PARCELS ? null : parcels === '' ? [] : parcels.split(PARCEL_SEPARATOR), locality_key: p.locality_key, source: p.source,
   };
 }
 
@@ -514,10 +517,13 @@ function addressIndexOfSegments(segments: Segment[]): AddressIndex {
         allKeys ??= [...new Set(segments.flatMap((s) => s.keys))];
         candidates = allKeys;
       }
-      const q = jwBytes(key);
+      const q = jwBytes(key), bound = boundQuery(q);
       const out: { street_key: string; sim: number }[] = [];
       for (const k of candidates) {
-        const sim = jaroWinklerSimilarity(bytesOf(k), q);
+        const b = bytesOf(k);
+        // Exact prefilter: a key whose upper bound is under the threshold cannot pass (the margin absorbs rounding).
+        if (jaroWinklerBound(b, bound) < min - 1e-9) continue;
+        const sim = jaroWinklerSimilarity(b, q);
         if (sim >= min) out.push({ street_key: k, sim });
       }
       out.sort((a, b) => b.sim - a.sim || cmp(a.street_key, b.street_key));
@@ -556,7 +562,8 @@ export function cmp(a: string, b: string): number {
  * views of the file read, no per-row work) instead of rebuilding it from DuckDB. Written in a
  * temporary folder renamed into place; a folder that cannot be written or read is rebuilt.
  */
-const FORMAT = 'address-index-2';
+/** 3: the cold parcels are addresses.parcels' list items joined by U+001F (2: the `|`-joined text of the files). */
+const FORMAT = 'address-index-3';
 
 /** Where a table file's saved segments live: <dataDir>/.index/<country>/addresses/. */
 function segmentCacheDir(file: string): string {

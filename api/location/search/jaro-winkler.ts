@@ -61,3 +61,37 @@ export function jaroWinklerSimilarity(a: Bytes, b: Bytes): number {
   }
   return sim;
 }
+
+/** A query prepared for `jaroWinklerBound`: its bytes and how many times each byte occurs. */
+export interface BoundQuery { bytes: Bytes; counts: Uint16Array }
+
+export function boundQuery(bytes: Bytes): BoundQuery {
+  const counts = new Uint16Array(256);
+  for (let i = 0; i < bytes.length; i++) counts[at(bytes, i) & 0xff]++;
+  return { bytes, counts };
+}
+
+const used = new Uint16Array(256);
+
+/**
+ * An upper bound of `jaroWinklerSimilarity(a, q.bytes)` in O(length): a match pairs two equal
+ * bytes, so the matches are at most the bytes the two share counted with multiplicity, and
+ * transpositions only lower the score; the Winkler bonus is then taken with the actual common
+ * prefix. A key whose bound is under the threshold cannot reach it, so the quadratic match is
+ * skipped for it (the spelling-variant search compares a query with every street key of a
+ * country when no place narrows it).
+ */
+export function jaroWinklerBound(a: Bytes, q: BoundQuery): number {
+  const la = a.length, lb = q.bytes.length;
+  if (la === 0 || lb === 0) return la === lb ? 1 : 0;
+  let m = 0;
+  for (let i = 0; i < la; i++) { const c = at(a, i) & 0xff; if (used[c]! < q.counts[c]!) m++; used[c]++; }
+  for (let i = 0; i < la; i++) used[at(a, i) & 0xff] = 0;
+  if (m === 0) return 0;
+  const jaro = (m / la + m / lb + 1) / 3;
+  if (jaro <= 0.7) return jaro;
+  const max = Math.min(la, lb, 4);
+  let prefix = 0;
+  while (prefix < max && at(a, prefix) === at(q.bytes, prefix)) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}

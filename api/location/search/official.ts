@@ -28,7 +28,8 @@ export interface OfficialAddress {
   locality_code: string;
   locality_name: string;
   label: string;
-  parcels: string | null;
+  /** Cadastral parcels as published (addresses.parcels), null when the producer gives none. */
+  parcels: string[] | null;
   locality_key: string;
   /** Catalogue id of the address file. */
   source: string;

@@ -24,7 +24,7 @@ export interface FoundAddress {
   address: Address | null;
   geocoding: Geocoding;
   /** Cadastral parcels of the official address, as published. */
-  parcels: string | null;
+  parcels: string[] | null;
   /** Catalogue id of the official address file that answered; null for the geocoder or a resolved address. */
   source: string | null;
   warnings: Warning[];

@@ -22,6 +22,9 @@ export const beSchoolsFwbSource: Source = {
   update_frequency: 'yearly',
   tables: ['places'],
   sample: 'datasets/be/schools',
-  // The Walloon Region only: Brussels also has the Flemish Community's schools, Flanders only them.
-  places_complete_in: { group: 'school', administrative_area_level1: ['03000'], missing: "the Flemish Community's schools (Flemish Region and Brussels) are not ingested" },
+  // The Walloon Region alone; Brussels with the Flemish Community's schools (be.schools-vl); Flanders has only those.
+  places_complete_in: {
+    group: 'school', administrative_area_level1: ['03000'], together: { administrative_area_level1: ['04000'], with: ['be.schools-vl'] },
+    missing: "the Flemish Community's schools (Flemish Region and Brussels) are not ingested",
+  },
 };

@@ -15,6 +15,14 @@ import { prng } from '../tools/addresses.ts';
 
 const HERE = import.meta.dirname;
 const rand = prng(2024);
+// The heritage and electricity columns draw from their own generator, so the columns before them
+// keep the values they had before these were added.
+const rand2 = prng(2025);
+const MONUMENTS: Record<string, string[]> = {
+  75103: ['Hôtel Salé', 'Hôtel de Soubise', 'Square du Temple'], 75104: ['Hôtel de Sens', 'Église Saint-Gervais-Saint-Protais'],
+  75111: ['Église Sainte-Marguerite', 'Cirque d’Hiver'], 75112: ['Église Saint-Antoine des Quinze-Vingts'], 75113: ['Manufacture des Gobelins', 'Église Notre-Dame-de-la-Gare'],
+  33001: ['Église Saint-Pierre'],
+};
 const ALNUM = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const code = (n: number) => Array.from({ length: n }, () => ALNUM[Math.floor(rand() * ALNUM.length)]).join('');
 
@@ -29,11 +37,21 @@ const r7 = (x: number) => Math.round(x * 1e7) / 1e7;
 const wkt = (g: Polygon) => `POLYGON ((${g.coordinates[0]!.map(([x, y]) => `${x} ${y}`).join(', ')}))`;
 const q = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
+/** BDNB's Mérimée columns (the nearest historic monument within 500 m, else empty) and Enedis's residential consumption per meter. */
+function heritageAndElectricity(commune: string, paris: boolean): string[] {
+  const names = MONUMENTS[commune] ?? [];
+  const near = names.length > 0 && rand2() < (paris ? 0.8 : 0.15);
+  const name = near ? names[Math.floor(rand2() * names.length)]! : '';
+  const distance = near ? String(20 + Math.floor(rand2() * 470)) : '';
+  const kwh = rand2() < 0.1 ? '' : (paris ? 1800 + rand2() * 1700 : 4000 + rand2() * 4000).toFixed(1);
+  return [distance, name.includes(',') ? q(name) : name, kwh];
+}
+
 for (const [dep, file] of [['75', 'adresses-75.csv'], ['33', 'adresses-33.csv']] as const) {
   const [head, ...lines] = readFileSync(join(HERE, '..', 'ban', file), 'utf8').trim().split('\n');
   const cols = head!.split(';');
   const rnb: string[] = ['rnb_id;point;shape;status;ext_ids;addresses'];
-  const bdnb: string[] = ['batiment_groupe_id,code_departement_insee,code_commune_insee,rnb_id,parcelle_unifiee_id,s_geom_groupe,ffo_bat_annee_construction,ffo_bat_nb_log,ffo_bat_nb_niveau,ffo_bat_mat_mur_txt,ffo_bat_mat_toit_txt,ffo_bat_usage_niveau_1_txt,bdtopo_bat_hauteur_mean'];
+  const bdnb: string[] = ['batiment_groupe_id,code_departement_insee,code_commune_insee,rnb_id,parcelle_unifiee_id,s_geom_groupe,ffo_bat_annee_construction,ffo_bat_nb_log,ffo_bat_nb_niveau,ffo_bat_mat_mur_txt,ffo_bat_mat_toit_txt,ffo_bat_usage_niveau_1_txt,bdtopo_bat_hauteur_mean,merimee_distance_batiment_historique_plus_proche,merimee_nom_batiment_historique_plus_proche,dle_elec_2020_conso_res_par_pdl'];
   for (const c of lines.map((l) => l.split(';'))) {
     const at = (n: string) => c[cols.indexOf(n)]!;
     const parcel = at('cad_parcelles');
@@ -57,7 +75,7 @@ for (const [dep, file] of [['75', 'adresses-75.csv'], ['33', 'adresses-33.csv']]
     const walls = paris ? (rand() < 0.7 ? 'PIERRE' : 'BRIQUES') : rand() < 0.6 ? 'AGGLOMERE' : 'BETON';
     bdnb.push([`bdnb-bg-${code(4)}-${code(4)}-${code(4)}`, dep, at('code_insee'), id, parcel, Math.round(area(shape)), year, paris ? 8 + Math.floor(rand() * 20) : 1, levels,
       walls, paris ? (rand() < 0.8 ? 'ZINC ALUMINIUM' : 'ARDOISES') : 'TUILES', paris ? 'Résidentiel collectif' : 'Résidentiel individuel',
-      rand() < 0.1 ? '' : (levels * 3 + rand() * 2).toFixed(1)].join(','));
+      rand() < 0.1 ? '' : (levels * 3 + rand() * 2).toFixed(1), ...heritageAndElectricity(at('code_insee'), paris)].join(','));
   }
   writeFileSync(join(HERE, `RNB_${dep}.csv`), `${rnb.join('\n')}\n`);
   writeFileSync(join(HERE, `bdnb_batiment_groupe_compile_${dep}.csv`), `${bdnb.join('\n')}\n`);

@@ -4,7 +4,7 @@ import type { Country } from '../../../schemas/common.ts';
 import { AREA_CELL_COLUMNS, AREA_COLUMNS, AreaRow, areaCellsTable } from '../../../schemas/tables/areas.ts';
 import { cellToBigint } from '../../../schemas/tables/cells.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
-import { TableWriter, cleanStaleTemporaries, type PreparedTable } from '../table-writer.ts';
+import { StageDatabase, TableWriter, cleanStaleTemporaries, type PreparedTable } from '../table-writer.ts';
 import { coverZone } from '../zone-cover.ts';
 
 /** An area as a job reads it: an outline in WGS84 [lng, lat], a layer and published fields. */
@@ -32,13 +32,22 @@ export class AreasWriter {
   private seen = new Set<string>();
   private constructor(private readonly areas: TableWriter, private readonly cells: TableWriter, readonly table: string, readonly source: string) {}
 
-  static async open(dataDir: string, country: Country, table: string, partition: string, source: string): Promise<AreasWriter> {
+  /**
+   * With `stage`, a run's shared staging database (two tables of it), whose opener has removed
+   * the leftovers of killed runs (AreasWriter.cleanStale) once for the run.
+   */
+  static async open(dataDir: string, country: Country, table: string, partition: string, source: string, stage?: StageDatabase): Promise<AreasWriter> {
     const cellsTable = areaCellsTable(table);
-    await cleanStaleTemporaries(dataDir, country, table);
-    await cleanStaleTemporaries(dataDir, country, cellsTable);
-    const areas = await TableWriter.open({ dataDir, country, table, partition, columns: AREA_COLUMNS, orderBy: 'id' });
-    const cells = await TableWriter.open({ dataDir, country, table: cellsTable, partition, columns: AREA_CELL_COLUMNS, orderBy: 'cell' });
+    if (!stage) await AreasWriter.cleanStale(dataDir, country, table);
+    const areas = await TableWriter.open({ dataDir, country, table, partition, columns: AREA_COLUMNS, orderBy: 'id' }, stage);
+    const cells = await TableWriter.open({ dataDir, country, table: cellsTable, partition, columns: AREA_CELL_COLUMNS, orderBy: 'cell' }, stage);
     return new AreasWriter(areas, cells, table, source);
+  }
+
+  /** Removes what killed runs left of the table and its cover (pending files, staging databases). */
+  static async cleanStale(dataDir: string, country: Country, table: string): Promise<void> {
+    await cleanStaleTemporaries(dataDir, country, table);
+    await cleanStaleTemporaries(dataDir, country, areaCellsTable(table));
   }
 
   /** Adds an area; returns why it cannot be used instead. */

@@ -229,10 +229,33 @@ describe('Belgian residents from the samples', () => {
       value: Math.round((Number(line[4]) / returns) * 100) / 100, sample_size: returns, unit: 'EUR/year',
       zone: { level: 'locality', code: '21004' }, period: { start: '2022-01-01', end: '2022-12-31' },
     });
-    // The median by statistical sector is not ingested: null, said.
-    expect(residents.income.taxable_median).toBeNull();
-    expect(residents.missing['income.taxable_median']).toBe('unavailable');
-    expect(residents.status).toBe('partial');
+    expect(residents.status).toBe('ok');
+  });
+
+  it("serves the median per return of the point's statistical sector as DuckDB reads TF_PSNL_INC_TAX_SECTOR; a withheld sector's is null (suppressed), on its zone route too, never a wider zone's", async () => {
+    const file = join(import.meta.dirname, '../../../datasets/be/statbel-income/TF_PSNL_INC_TAX_SECTOR.txt');
+    const ref = await duckRows<{ code: string; median: number | null; n: number }>(
+      `SELECT CD_SECTOR AS code, TRY_CAST(MS_MEDIAN_NET_TAXABLE_INC AS DOUBLE) AS median, CAST(MS_NBR_NON_ZERO_INC AS INTEGER) AS n
+       FROM read_csv('${file}', delim = '|', header = true, all_varchar = true) WHERE CD_YEAR = '2022' ORDER BY code`);
+    const grandPlace = ref.find((r) => r.code === '21004A01-')!;
+    const expected = { value: grandPlace.median, unit: 'EUR/year', sample_size: grandPlace.n, reliability: 'high', range: null,
+      zone: { level: 'sublocality_level2', code: '21004A01-' }, period: { start: '2022-01-01', end: '2022-12-31' } };
+    const report = BeResidents.parse((await get('/api/v1/be/residents?lat=50.8466&lng=4.3524&locale=en')).json().data.residents);
+    expect(report.income.taxable_median).toMatchObject(expected);
+    expect(report.income.taxable_median!.definition).toMatch(/^Median total net taxable income per tax return of the statistical sector/);
+    const own = BeResidents.parse(ZoneResponse.parse((await get('/api/v1/be/zones/sublocality_level2/21004A01-?include=residents&locale=en')).json()).data.residents);
+    expect(own.income.taxable_median).toEqual(report.income.taxable_median);
+    // The sector's route serves its own values only: no mean per return of its municipality.
+    expect(own.income.taxable_mean_per_return).toBeNull();
+    // Haren (21004R01-): Statbel withholds its 2022 median (C); the municipality publishes none: null, suppressed.
+    expect(ref.find((r) => r.code === '21004R01-')!.median).toBeNull();
+    const haren = BeResidents.parse(ZoneResponse.parse((await get('/api/v1/be/zones/sublocality_level2/21004R01-?include=residents')).json()).data.residents);
+    expect(haren.income.taxable_median).toBeNull();
+    expect(haren.missing['income.taxable_median']).toBe('suppressed');
+    // The municipality's route: no median of its own.
+    const commune = BeResidents.parse(ZoneResponse.parse((await get('/api/v1/be/zones/locality/21004?include=residents')).json()).data.residents);
+    expect(commune.income.taxable_median).toBeNull();
+    expect(commune.missing['income.taxable_median']).toBe('not_found');
   });
 
   it("serves the dwellings and the share in houses of the point's municipality, its zone route too, as DuckDB computes them on Statbel's building stock", async () => {

@@ -22,6 +22,7 @@ const EXAMPLE_URLS: Record<string, string> = {
   'GET /api/v1/be/access': '/api/v1/be/access?lat=50.8466&lng=4.3524',
   'GET /api/v1/be/residents': '/api/v1/be/residents?lat=50.8466&lng=4.3524',
   'GET /api/v1/location': '/api/v1/location?address=4115+rue+Saint-Denis,+Montr%C3%A9al',
+  'GET /api/v1/report': '/api/v1/report?lat=50.8466&lng=4.3524&include=amenities,transport&locale=en',
   'GET /api/v1/catalog/coverage': '/api/v1/catalog/coverage',
 };
 

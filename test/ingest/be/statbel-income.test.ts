@@ -46,9 +46,54 @@ describe('be.statbel-income', () => {
 
   it('refuses a file of another layout, naming the missing columns, and publishes nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-bad-'));
-    const file = join(dir, 'TF_PSNL_INC_TAX_SECTOR.txt');
-    await writeFile(file, 'CD_YEAR|CD_SECTOR|MS_NBR_NON_ZERO_INC\r\n2022|21004A00-|100\r\n');
+    const file = join(dir, 'income.txt');
+    await writeFile(file, 'CD_YEAR|CD_REFNIS|MS_NBR_NON_ZERO_INC\r\n2022|21004|100\r\n');
     await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns CD_MUNTY_REFNIS, MS_NBR_ZERO_INC, MS_TOT_NET_TAXABLE_INC/);
+    expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=be'))).toBe(false);
+  });
+});
+
+describe('be.statbel-income by statistical sector', () => {
+  const FILE = join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_SECTOR.txt');
+
+  it('writes the median per return of every sector as DuckDB reads the file, withheld cells as suppressed (never 0)', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-income-sectors-')), 'data');
+    const parts = await ingestStatbelIncome(silentContext(dataDir), { path: FILE });
+    expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.statbel-income-sectors.2021', 0], ['be.statbel-income-sectors.2022', 0]]);
+    type Row = { year: string; code: string; median: number | null; n: number };
+    const source = await rows<Row>(
+      `SELECT CD_YEAR AS year, CD_SECTOR AS code, TRY_CAST(MS_MEDIAN_NET_TAXABLE_INC AS DOUBLE) AS median, CAST(MS_NBR_NON_ZERO_INC AS INTEGER) AS n
+       FROM read_csv('${FILE}', delim = '|', header = true, all_varchar = true) ORDER BY year, code`);
+    const out = await rows<Row & { level: string; unit: string; indicator: string; suppressed: boolean; reliability: string; source: string }>(
+      `SELECT strftime(period_start, '%Y') AS year, code, value AS median, sample_size AS n, level, unit, indicator, suppressed, reliability, source
+       FROM '${dataDir}/tables/zone_values/country=be/*.parquet' ORDER BY year, code`);
+    expect(source).toHaveLength(18);
+    expect(out.map((r) => ({ year: r.year, code: r.code, median: r.median, n: r.n }))).toEqual(source);
+    expect(new Set(out.map((r) => `${r.level} ${r.unit} ${r.indicator} ${r.source}`))).toEqual(new Set(['sublocality_level2 EUR/year income.taxable_median be.statbel-income-sectors']));
+    // `C` cells: withheld by Statbel (Haren 2022, the unlocated returns), kept as withheld.
+    expect(out.filter((r) => r.median === null).map((r) => `${r.year} ${r.code}`)).toEqual(['2021 21004ZZZZ', '2022 21004R01-', '2022 21004ZZZZ']);
+    expect(out.every((r) => r.suppressed === (r.median === null))).toBe(true);
+    // Reliability from the number of returns (8: low, 18: medium, 412: high).
+    expect(out.filter((r) => r.code === '23047A00-').map((r) => r.reliability)).toEqual(['low', 'medium']);
+    expect(out.find((r) => r.code === '21004A01-')!.reliability).toBe('high');
+  });
+
+  it('reads the older files naming the sector CD_REFNIS_SECTOR, and refuses a broken row with its reason', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-income-sectors-old-'));
+    const file = join(dir, 'TF_PSNL_INC_TAX_SECTOR.txt');
+    await writeFile(file, '\ufeffCD_YEAR|CD_REFNIS_SECTOR|MS_NBR_NON_ZERO_INC|MS_TOT_NET_TAXABLE_INC|MS_AVG_TOT_NET_TAXABLE_INC|MS_MEDIAN_NET_TAXABLE_INC\r\n2015|21004A01-|300|9000000|30000|24000.5\r\n2015|21004|900|27000000|30000|24100\r\n2015|21004A02-|x|9000000|30000|24000\r\n2015|2100|300|9000000|30000|24000\r\n');
+    const [summary] = await ingestStatbelIncome({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file });
+    expect(summary).toMatchObject({ partition: 'be.statbel-income-sectors.2015', rows: 2, rejects: 2 });
+    // A row of a whole municipality (5-digit code), were the file to hold one, is its median at the municipality.
+    expect(await rows<{ level: string; code: string; value: number }>(`SELECT level, code, value FROM '${dir}/data/tables/zone_values/country=be/*.parquet' ORDER BY code`))
+      .toEqual([{ level: 'locality', code: '21004', value: 24100 }, { level: 'sublocality_level2', code: '21004A01-', value: 24000.5 }]);
+  });
+
+  it('refuses a sector file without its median, naming it, and publishes nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-income-sectors-bad-'));
+    const file = join(dir, 'TF_PSNL_INC_TAX_SECTOR.txt');
+    await writeFile(file, 'CD_YEAR|CD_SECTOR|MS_NBR_NON_ZERO_INC|MS_AVG_TOT_NET_TAXABLE_INC\r\n2022|21004A01-|100|30000\r\n');
+    await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/fiscal income file by statistical sector.*missing columns MS_MEDIAN_NET_TAXABLE_INC/);
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=be'))).toBe(false);
   });
 });

@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, listValue, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateLegacyLayout } from '../../../ingest/core/migrate-layout.ts';
 import { TableWriter } from '../../../ingest/core/table-writer.ts';
 import { ADDRESS_COLUMNS } from '../../../schemas/tables/addresses.ts';
 import { partitionPath, tableRoot } from '../../../schemas/tables/layout.ts';
-import { Manifest } from '../../../schemas/tables/manifest.ts';
+import { Manifest, TABLE_SCHEMA_VERSION } from '../../../schemas/tables/manifest.ts';
 
 let db: DuckDBInstance;
 let c: DuckDBConnection;
@@ -17,7 +17,7 @@ afterAll(() => { c.closeSync(); db.closeSync(); });
 const rows = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS();
 
 const address = (id: string, lng: number, lat: number, cell: bigint) =>
-  [id, cell, lng, lat, 1, null, 'Rue de Rivoli', '75001', '75101', 'Paris', `1 Rue de Rivoli 75001 Paris`, 'rivoli', 'paris', 'entrée', '75101000AB0001|75101000AB0002', 'fr.ban'];
+  [id, cell, lng, lat, 1, null, 'Rue de Rivoli', '75001', '75101', 'Paris', `1 Rue de Rivoli 75001 Paris`, 'rivoli', 'paris', 'entrée', listValue(['75101000AB0001', '75101000AB0002']), 'fr.ban'];
 
 describe('the layout of data/tables/', () => {
   it('is read with one path by DuckDB, every country as a hive column; cells as plain INT64 (a long for Spark)', async () => {
@@ -53,10 +53,10 @@ describe('migrating the earlier layout', () => {
     expect(moved).toEqual(['fr/addresses/adresses-75']);
     expect(existsSync(legacy)).toBe(false);
     const file = partitionPath(dataDir, 'fr', 'addresses', 'adresses-75');
-    const [row] = await rows(`SELECT typeof(cell) AS t, cell, ST_AsText(geom) AS g FROM read_parquet(${quotedString(file)})`);
-    expect(row).toEqual({ t: 'BIGINT', cell: 0x8f1fb46622d8591n, g: 'POINT (2.35 48.85)' });
+    const [row] = await rows(`SELECT typeof(cell) AS t, cell, ST_AsText(geom) AS g, parcels FROM read_parquet(${quotedString(file)})`);
+    expect(row).toEqual({ t: 'BIGINT', cell: 0x8f1fb46622d8591n, g: 'POINT (2.35 48.85)', parcels: ['75101000AB0001'] });
     const after = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
-    expect(after.partitions[0]).toMatchObject({ file: 'tables/addresses/country=fr/adresses-75.parquet', schema_version: 2, rows: 1 });
+    expect(after.partitions[0]).toMatchObject({ file: 'tables/addresses/country=fr/adresses-75.parquet', schema_version: TABLE_SCHEMA_VERSION, rows: 1 });
     expect(after.partitions[0]!.sha256).not.toBe('old');
     // Done once: a second run finds nothing to move.
     expect(await migrateLegacyLayout(dataDir, ['fr'])).toEqual([]);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { pendingPath, pendingWriter, writeSortedParquet } from '../../../ingest/core/table-writer.ts';
+import { StageDatabase, TableWriter, pendingPath, pendingWriter, writeSortedParquet } from '../../../ingest/core/table-writer.ts';
+import { duckRows } from '../../helpers/duckdb.ts';
 
 describe('pending files', () => {
   it('are named with a leading dot, so that readers of a table folder (pandas, pyarrow) skip them', () => {
@@ -25,5 +26,37 @@ describe('pending files', () => {
       await prepared.commit();
       expect(await readdir(join(dataDir, 'tables/t/country=fr'))).toEqual(['p.parquet']);
     } finally { c.closeSync(); db.closeSync(); }
+  });
+});
+
+describe('a staging database shared by the writers of a run', () => {
+  const columns = { cell: 'BIGINT', id: 'VARCHAR', commune: 'VARCHAR' };
+  const rows = (p: number) => Array.from({ length: 3000 }, (_, i) => [BigInt((i * 7919 + p) % 3000), `${p}-${i}`, `c${p}`]);
+
+  it('writes the same files as a database per writer, drops each writer\'s table once written or aborted, and keeps uncovered rows', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lds-stage-'));
+    const sha = async (table: string, shared?: StageDatabase) => {
+      const out: string[] = [];
+      for (const p of [1, 2, 3]) {
+        const w = await TableWriter.open({ dataDir, country: 'fr', table, partition: `p${p}`, columns, orderBy: 'cell' }, shared);
+        for (const r of rows(p)) w.append(r);
+        if (p === 2) { await w.abort(); continue; }
+        out.push((await w.finish()).sha256);
+      }
+      return out;
+    };
+    const own = await sha('own');
+    const stage = await StageDatabase.open(dataDir, 'fr', 'test');
+    try {
+      expect(await sha('shared', stage)).toEqual(own);
+      expect((await stage.connection.runAndReadAll('SELECT table_name FROM information_schema.tables')).getRows()).toEqual([]);
+      // keepUncovered reads the published partition into the writer's own table.
+      const w = await TableWriter.open({ dataDir, country: 'fr', table: 'shared', partition: 'p1', columns, orderBy: 'cell' }, stage);
+      w.append([5n, 'new', 'c9']);
+      expect(await w.keepUncovered('commune')).toBe(3000);
+      await w.finish();
+    } finally { await stage.close(); }
+    expect(await duckRows(`SELECT count(*)::INTEGER AS n FROM '${join(dataDir, 'tables/shared/country=fr/p1.parquet')}'`)).toEqual([{ n: 3001 }]);
+    expect(await readdir(join(dataDir, '.tmp'))).toEqual([]);
   });
 });

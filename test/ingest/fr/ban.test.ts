@@ -12,7 +12,7 @@ import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { generateBan } from '../../../bench/generate.ts';
 import { RejectShareError } from '../../../ingest/core/rejects.ts';
 import { fileSha256 } from '../../../ingest/core/table-writer.ts';
-import { Manifest } from '../../../schemas/tables/manifest.ts';
+import { Manifest, TABLE_SCHEMA_VERSION } from '../../../schemas/tables/manifest.ts';
 import { AddressRow } from '../../../schemas/tables/addresses.ts';
 import { BAN_HEADER, BAN_ROWS, banLine, silentContext } from '../../helpers/fixture-data.ts';
 
@@ -56,9 +56,30 @@ describe('fr.ban', () => {
     expect(bretagne).toMatchObject({ number: 12, rep: 'bis', street: 'Rue de Bretagne', postcode: '75003', locality_code: '75103', street_key: 'rue bretagne', label: '12 bis Rue de Bretagne 75003 Paris 3e Arrondissement' });
     const manifest = Manifest.parse(JSON.parse(await readFile(join(dataDir, 'fr/manifest.json'), 'utf8')));
     const entry = manifest.partitions.find((p) => p.table === 'addresses')!;
-    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: PARIS.length, rejects: 0, schema_version: 2, imported_at: '2026-11-20T10:00:00.000Z' });
+    expect(entry).toMatchObject({ partition: 'adresses-75', job: 'fr.ban', rows: PARIS.length, rejects: 0, schema_version: TABLE_SCHEMA_VERSION, imported_at: '2026-11-20T10:00:00.000Z' });
     expect(entry.sha256).toBe(await fileSha256(join(dataDir, 'tables/addresses/country=fr/adresses-75.parquet')));
     expect(entry.sources[0]).toMatchObject({ id: 'fr.ban', input: 'adresses-75.csv', input_sha256: await fileSha256(file) });
+  });
+
+  it('writes cad_parcelles as a Parquet list: the ids of the published text, split on |, in their order; null when empty', async () => {
+    const { root, dataDir } = await workdir();
+    const file = join(root, 'adresses-75.csv');
+    const forms = ['75103000AK0034', '75103000AK0036|75103000AK0035', ' 75103000AK0037 | 75103000AK0038 ', ''];
+    const lines = PARIS.slice(0, forms.length).map((r, i) => banLine({ ...r, parcelle: forms[i] }));
+    await writeFile(file, `${BAN_HEADER}\n${lines.join('\n')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: file });
+    const published = `${dataDir}/tables/addresses/country=fr/adresses-75.parquet`;
+    const [schema] = await analyst<{ t: string }>(`SELECT typeof(parcels) AS t FROM '${published}' LIMIT 1`);
+    expect(schema!.t).toBe('VARCHAR[]');
+    // The published text, read by DuckDB from the CSV, against the list written.
+    const got = await analyst<{ id: string; parcels: string[] | null; published: string | null }>(`SELECT a.id, a.parcels, s.cad_parcelles AS published
+      FROM '${published}' a JOIN read_csv('${file}', delim = ';', header = true, all_varchar = true) s ON s.id = a.id ORDER BY a.id`);
+    expect(got).toHaveLength(forms.length);
+    for (const r of got) {
+      const ids = (r.published ?? '').split('|').map((x) => x.trim()).filter((x) => x !== '');
+      expect(r.parcels, r.id).toEqual(ids.length === 0 ? null : ids);
+    }
+    expect(got.map((r) => r.parcels?.length ?? null).sort()).toEqual([1, 2, 2, null]);
   });
 
   it('keeps a file of many row groups sorted by cell, each cell the one h3-js gives, whichever thread computed it', async () => {

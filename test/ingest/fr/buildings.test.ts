@@ -62,4 +62,32 @@ describe('fr.buildings', () => {
     await writeFile(join(dir, 'other.csv'), 'rnb_id;point;status\nX;Y;Z\n');
     await expect(ingestBuildings(silentContext(join(dir, 'data2')), { rnb: { path: join(dir, 'other.csv') } })).rejects.toThrow(/missing columns shape, ext_ids, addresses/);
   });
+
+  it('leaves heritage and electricity absent (unavailable) for an export without their columns, and refuses a distance that is not one', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-buildings-cols-'));
+    const lines = (await readFile(bdnb('33').path, 'utf8')).trim().split('\n');
+    // The 13 required columns only (the optional ones are the last three and hold no comma in Abzac).
+    const bare = join(root, 'bdnb_bare.csv');
+    await writeFile(bare, lines.map((l) => l.split(',').slice(0, 13).join(',')).join('\n') + '\n');
+    const dataDir = join(root, 'data');
+    await ingestBuildings(silentContext(dataDir), { rnb: rnb('33'), bdnb: { path: bare } });
+    const rows = await duckRows<{ attributes: string }>(`SELECT attributes FROM '${partitionPath(dataDir, 'fr', 'buildings', 'rnb-33')}'`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      const a = BuildingAttributes.parse(JSON.parse(r.attributes));
+      expect(a.historic_monument).toBeUndefined();
+      expect(a.electricity_per_meter).toBeUndefined();
+    }
+    // With the columns, a distance that is not a number is refused with its line.
+    const bad = join(root, 'bdnb_bad.csv');
+    const [head, first, ...rest] = lines;
+    const cells = first!.split(',');
+    cells[13] = 'près';
+    cells[14] = 'Église Saint-Pierre';
+    await writeFile(bad, [head, cells.join(','), ...rest].join('\n') + '\n');
+    const out = await ingestBuildings({ ...silentContext(join(root, 'data2')), maxRejectShare: 1 }, { rnb: rnb('33'), bdnb: { path: bad } });
+    expect(out.find((s) => s.table === 'buildings')!.rejects).toBe(1);
+    expect(await readFile(join(root, 'data2', 'fr', 'rejects', 'buildings.rnb-33.csv'), 'utf8')).toMatch(/^2;"BDNB: merimee_distance_batiment_historique_plus_proche ""près"" is not a distance";/m);
+  });
 });
+

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../../api/core/warehouse.ts';
 import { PARCELS_TABLE, parcelAt } from '../../../api/location/locate.ts';
-import { ingestCadastre, parcelOf, parcelReference } from '../../../ingest/fr/cadastre.ts';
+import { ingestCadastre, ingestCadastreFiles, parcelOf, parcelReference } from '../../../ingest/fr/cadastre.ts';
+import { cadastreFiles, cadastreJob } from '../../../ingest/fr/cadastre.job.ts';
+import { readManifest } from '../../../ingest/core/manifest.ts';
+import { UsageError } from '../../../ingest/core/options.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { box, silentContext } from '../../helpers/fixture-data.ts';
@@ -100,6 +103,60 @@ describe('fr.cadastre: the samples', () => {
     await writeFile(join(dir, 'other.json'), collection([{ type: 'Feature', geometry: sq, properties: { id: 'x', nom: 'y' } }]));
     await expect(ingestCadastre(silentContext(join(dir, 'data2')), { path: join(dir, 'other.json') })).rejects.toThrow(/lack the properties commune, prefixe, section, numero; found id, nom/);
     expect(existsSync(join(dir, 'data2/fr/parcels'))).toBe(false);
+  });
+});
+
+describe('fr.cadastre: a folder of commune files in one run', () => {
+  const FILES = ['75103', '75104', '75111', '75112', '75113', '33001'].map((c) => `cadastre-${c}-parcelles.json${c === '33001' ? '.gz' : ''}`);
+  /** Every partition of both tables as DuckDB reads it (rows in file order), with the manifest's checksums. */
+  async function tablesOf(dataDir: string) {
+    const m = await readManifest(dataDir, 'fr');
+    const out: Record<string, unknown> = {};
+    for (const p of m.partitions) {
+      const rows = await duckRows(`SELECT * FROM '${partitionPath(dataDir, 'fr', p.table, p.partition)}'`);
+      out[`${p.table}/${p.partition}`] = { rows: JSON.stringify(rows, (_, v) => (typeof v === 'bigint' ? String(v) : v)), count: p.rows, sha256: p.sha256, inputs: p.sources.map((s) => s.input_sha256) };
+    }
+    return out;
+  }
+
+  it('writes the same tables and manifest entries as file-by-file runs, whatever the files are named', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-cadastre-folder-'));
+    for (const f of FILES) await ingestCadastre(silentContext(join(dir, 'one')), { path: join(SAMPLES, f) });
+    const byFile = await tablesOf(join(dir, 'one'));
+    expect(Object.keys(byFile)).toHaveLength(12);
+
+    // The job on the samples' folder: one run.
+    const summary = await cadastreJob.run(silentContext(join(dir, 'folder')), ['--input', SAMPLES]);
+    expect(summary.filter((s) => s.table === 'parcels').map((s) => s.partition)).toEqual(['cadastre-33001', 'cadastre-75103', 'cadastre-75104', 'cadastre-75111', 'cadastre-75112', 'cadastre-75113']);
+    expect(await tablesOf(join(dir, 'folder'))).toEqual(byFile);
+
+    // The same files under other names (and another order): the same tables.
+    await mkdir(join(dir, 'renamed'));
+    for (const [i, f] of FILES.entries()) await copyFile(join(SAMPLES, f), join(dir, 'renamed', `cadastre-x${9 - i}-parcelles.json${f.endsWith('.gz') ? '.gz' : ''}`));
+    await ingestCadastreFiles(silentContext(join(dir, 'renamed-data')), cadastreFiles(join(dir, 'renamed')).map((path) => ({ path })));
+    expect(await tablesOf(join(dir, 'renamed-data'))).toEqual(byFile);
+    // No staging database left behind.
+    expect(await readdir(join(dir, 'renamed-data', '.tmp'))).toEqual([]);
+  });
+
+  it('refuses a commune given in two files of the run, naming both; the files before it stay published and recorded', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-cadastre-twice-'));
+    await mkdir(join(dir, 'in'));
+    const one = featuresOf(await readFile(join(SAMPLES, 'cadastre-75111-parcelles.json'), 'utf8'));
+    await copyFile(join(SAMPLES, 'cadastre-75104-parcelles.json'), join(dir, 'in', 'cadastre-75104-parcelles.json'));
+    await writeFile(join(dir, 'in', 'cadastre-75111-parcelles.json'), collection(one.slice(0, 3)));
+    await writeFile(join(dir, 'in', 'cadastre-75112-parcelles.json'), collection(one.slice(3, 5)));
+    const data = join(dir, 'data');
+    await expect(cadastreJob.run(silentContext(data), ['--input', join(dir, 'in')])).rejects.toThrow('commune 75111 is both in cadastre-75111-parcelles.json and in cadastre-75112-parcelles.json');
+    const m = await readManifest(data, 'fr');
+    expect(m.partitions.map((p) => `${p.table}/${p.partition}`)).toEqual(['parcels_cells/cadastre-75104', 'parcels_cells/cadastre-75111', 'parcels/cadastre-75104', 'parcels/cadastre-75111']);
+    expect(m.partitions.find((p) => p.table === 'parcels' && p.partition === 'cadastre-75111')?.rows).toBe(3);
+    for (const p of m.partitions) expect((await duckRows<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM '${partitionPath(data, 'fr', p.table, p.partition)}'`))[0]!.n).toBe(p.rows);
+
+    // The same commune file gzipped and not is refused before anything is read.
+    await copyFile(join(SAMPLES, 'cadastre-33001-parcelles.json.gz'), join(dir, 'in', 'cadastre-75104-parcelles.json.gz'));
+    expect(() => cadastreFiles(join(dir, 'in'))).toThrow(UsageError);
+    expect(() => cadastreFiles(join(dir, 'in'))).toThrow('cadastre-75104-parcelles.json and cadastre-75104-parcelles.json.gz');
   });
 });
 

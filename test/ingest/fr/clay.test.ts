@@ -55,4 +55,21 @@ describe('fr.clay', () => {
     await expect(ingestClay(silentContext(join(dir, 'data2')), { path: other })).rejects.toThrow(/lack the attribute NIVEAU; found ALEA/);
     expect(existsSync(join(dir, 'data2', 'tables', 'hazard_areas', 'country=fr'))).toBe(false);
   });
+
+  it('writes a departmental file to its own partition, its areas carrying the department; a code outside metropolitan France is refused before anything is written', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-clay-dep-')), 'data');
+    const summary = await ingestClay(silentContext(dataDir), { path: SAMPLE, department: '33' });
+    expect(summary.map((s) => [s.table, s.partition])).toEqual([['hazard_areas', 'fr.clay-33'], ['hazard_areas_cells', 'fr.clay-33']]);
+    const rows = await duckRows<Written>(`SELECT id, layer, attributes, geometry FROM '${dataDir}/tables/hazard_areas/country=fr/fr.clay-33.parquet' ORDER BY id`);
+    const national = await duckRows<{ id: string; n: number }>(`SELECT f.properties.ID AS id, f.properties.NIVEAU::INTEGER AS n FROM (SELECT unnest(features) AS f FROM read_json('${SAMPLE}', maximum_object_size = 100000000)) ORDER BY id`);
+    expect(rows.map((r) => r.id)).toEqual(national.map((s) => `fr.clay:33:${s.id}`));
+    expect(rows.map((r) => JSON.parse(r.attributes))).toEqual(national.map((s) => ({ level: LEVELS[s.n], niveau: s.n, department: '33' })));
+    expect(existsSync(join(dataDir, 'tables/hazard_areas/country=fr/fr.clay.parquet'))).toBe(false);
+
+    const other = join(await mkdtemp(join(tmpdir(), 'lds-clay-dep-bad-')), 'data');
+    for (const bad of ['971', '33 ', '2C', '']) {
+      await expect(ingestClay(silentContext(other), { path: SAMPLE, department: bad })).rejects.toThrow(/is not a metropolitan department code/);
+    }
+    expect(existsSync(join(other, 'tables'))).toBe(false);
+  });
 });

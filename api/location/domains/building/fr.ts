@@ -17,6 +17,19 @@ const PENDING: Record<string, string> = {
   median_price_per_m2_24m: 'building-level market indicators', vs_sublocality_level2: 'building-level market indicators', risks: 'hazards at the building',
 };
 
+/**
+ * Enedis's residential consumption per meter (BDNB's dle_elec_<year>_conso_res_par_pdl) as a yearly
+ * series at the building (spec 2.7, kWh per year); null when no year has a value.
+ */
+function electricitySeries(years: BuildingAttributes['electricity_per_meter']): FrBuilding['electricity_per_meter'] {
+  if (!years || years.length === 0) return null;
+  const points = [...years].sort((x, y) => x.year - y.year).map((y) => ({ period: { start: `${y.year}-01-01`, end: `${y.year}-12-31` }, value: y.kwh, sample_size: null }));
+  const byYear = new Map(years.map((y) => [y.year, y.kwh]));
+  const last = points.at(-1)!, lastYear = Number(last.period.start.slice(0, 4));
+  const change = (back: number) => { const v = byYear.get(lastYear - back); return v === undefined || v === 0 ? null : Math.round(((last.value - v) / v) * 1000) / 10; };
+  return { unit: 'kWh/year', zone: null, points, changes: { '1y': change(1), '5y': change(5), since_start: points.length > 1 ? change(lastYear - Number(points[0]!.period.start.slice(0, 4))) : null } };
+}
+
 type DiagnosisRow = BuildingDiagnosisRow;
 type SaleRow = BuildingSaleRow;
 
@@ -106,8 +119,8 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     height_m: featureOf(a.height_m, [], null),
     footprint_m2: a.footprint_m2,
     materials: a.materials,
-    heritage: { historic_monument: null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
-    electricity_per_meter: null, energy_potential: null, copro,
+    heritage: { historic_monument: a.historic_monument ?? null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
+    electricity_per_meter: electricitySeries(a.electricity_per_meter), energy_potential: null, copro,
     energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
     sales: sales.map((s) => ({
       date: s.date, lot: s.lots, property_id: owner.get(s.id) ?? null, type: s.property_type, rooms: s.rooms, surface: s.surface,
@@ -119,7 +132,16 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
   for (const [k, f] of [['type', a.type], ['construction_year', building.construction_year], ['levels', building.levels], ['dwellings', building.dwellings], ['height_m', building.height_m], ['footprint_m2', a.footprint_m2], ['materials.walls', a.materials.walls], ['materials.roof', a.materials.roof], ['address', building.address]] as const) {
     if (f === null) missing[k] = 'not_found';
   }
-  const pending = warehouse.has('fr', 'copro') ? PENDING : { ...PENDING, copro: 'RNIC co-ownership registry (fr.copro)' };
+  const pending: Record<string, string> = warehouse.has('fr', 'copro') ? { ...PENDING } : { ...PENDING, copro: 'RNIC co-ownership registry (fr.copro)' };
+  // BDNB exports with the Mérimée and Enedis columns feed these; an export without them leaves them unavailable.
+  if (a.historic_monument !== undefined) {
+    delete pending['heritage.historic_monument'];
+    if (a.historic_monument === null) missing['heritage.historic_monument'] = 'not_found';
+  }
+  if (a.electricity_per_meter !== undefined) {
+    delete pending.electricity_per_meter;
+    if (building.electricity_per_meter === null) missing.electricity_per_meter = 'not_found';
+  }
   // No registry entry: a house has no co-ownership; a flat building may simply not be registered.
   if (warehouse.has('fr', 'copro') && building.copro === null) missing.copro = a.type === 'house' ? 'not_applicable' : 'not_found';
   for (const [path, source] of Object.entries(pending)) {

@@ -9,7 +9,11 @@ import { definitionOf } from './fields.ts';
 
 const TABLE = 'zone_values';
 const ROOMS = ['studio', 'one_bedroom', 'two_bedrooms', 'three_bedrooms_plus'] as const;
-/** Fields whose sources (MAMH's average values, registered sales, permits) are not ingested yet; the estimate needs the property's assessed value. */
+/**
+ * Fields whose sources are not ingested: MAMH's average values (their poste codes were not found in
+ * its open files), registered sales, permits; the tax estimate needs the property's roll value (the
+ * roll's values are not ingested) or the single-family average.
+ */
 const PENDING = ['registered_sales', 'assessed_values.average_single_family', 'assessed_values.average_per_dwelling', 'gross_yield', 'property_tax.estimate', 'permits_nearby'] as const;
 const FACTOR = 'assessment.market_factor';
 const TAX_RATE = 'tax.residential_rate';
@@ -21,7 +25,11 @@ const TAX_RATE = 'tax.residential_rate';
  */
 async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Locale, outsideSurvey: 'not_covered' | 'not_applicable'): Promise<Resolved> {
   const missing: Missing = Object.fromEntries(PENDING.map((f) => [f, 'unavailable']));
-  const warnings: Warning[] = [{ domain: 'market', code: 'data_unavailable', message: `${PENDING.join(', ')} are null: MAMH's average assessed values, registered sales and permits are not ingested yet` }];
+  const warnings: Warning[] = [
+    { domain: 'market', code: 'data_unavailable', message: 'assessed_values.average_single_family, assessed_values.average_per_dwelling are null: the poste codes of these averages in MAMH\'s open files were not found, so they are not ingested' },
+    { domain: 'market', code: 'data_unavailable', message: "property_tax.estimate is null: it needs the property's roll value (Quebec's roll values are not ingested) or the single-family average" },
+    { domain: 'market', code: 'data_unavailable', message: 'registered_sales, gross_yield, permits_nearby are null: registered sales and permits are not ingested yet, and the gross yield is not computed' },
+  ];
   const value: CaMarket = {
     status: 'partial', registered_sales: null, assessed_values: null, average_rent: null, gross_yield: null,
     property_tax: { rates: { residential: null }, estimate: null }, rental_vacancy: null, permits_nearby: null, missing,

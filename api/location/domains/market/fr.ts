@@ -13,13 +13,17 @@ import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
 import { isStale, updatedOn } from './freshness.ts';
 import { finestReliable, indicatorWindow, MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
 import { salesAround, type NearbySaleRow } from './sales-nearby.ts';
-import { rentEstimate } from './fr-rents.ts';
+import { rentEstimate, type RentProperty } from './fr-rents.ts';
+import { reportProperty, rentSurfaceOf } from '../property/fr.ts';
+import type { Location } from '../../../../schemas/location.ts';
 import { regulationAt } from './fr-regulation.ts';
 
 export interface MarketDeps { warehouse: Warehouse; manifests: Manifests; clock: Clock }
 export interface MarketQuery {
   lat: number; lng: number; zones: Zones; parcelId: string | null;
   radius: number; propertyType: 'apartment' | 'house' | undefined; locale: Locale;
+  /** The report's property (property_id, else the place's default) for the monthly rent, or why there is none. */
+  property: RentProperty;
 }
 
 /** Default radius of the sales list (spec 8 leaves it to each domain). */
@@ -72,7 +76,7 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   // Only the sales are unpublished there (spec 2.5); the other parts answer as elsewhere in France.
   const regulation = await regulationAt(deps, q.zones, q.locale);
   if (notCovered(q.zones)) {
-    const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale);
+    const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale, q.property);
     const missing: Missing = { sales_nearby: 'not_covered', price_trend: 'not_covered', ...rent.missing, ...regulation.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
     return {
       market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, regulation: regulation.value, missing },
@@ -83,7 +87,7 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
     };
   }
   if (!warehouse.has('fr', 'sales') || !warehouse.has('fr', 'market_indicators')) {
-    const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale);
+    const rent = await rentEstimate(deps, q.zones, q.propertyType ?? 'apartment', q.locale, q.property);
     const sales: Warning = { domain: 'market', code: 'data_unavailable', message: 'property sales (DVF) are not ingested on this service yet' };
     if (!rent.value && !regulation.value) return { market: empty('unavailable', 'unavailable'), warnings: [sales] };
     const missing: Missing = { sales_nearby: 'unavailable', price_trend: 'unavailable', ...rent.missing, ...regulation.missing, ...Object.fromEntries(PENDING.map((f) => [f, 'unavailable'])) };
@@ -121,7 +125,7 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   const trend = priceTrend(rows, zones, type, q.locale);
   if (!trend) missing.price_trend = 'insufficient_sample';
   for (const f of PENDING) missing[f] = 'unavailable';
-  const rent = await rentEstimate(deps, q.zones, type, q.locale);
+  const rent = await rentEstimate(deps, q.zones, type, q.locale, q.property);
   Object.assign(missing, rent.missing, regulation.missing);
 
   const count = q.propertyType ? (around?.count ?? 0) : stats.reduce((n, s) => n + s.count, 0);
@@ -163,11 +167,18 @@ function priceTrend(rows: IndicatorRow[], zones: Zone[], type: string, _locale: 
   };
 }
 
+/** The property of the place (property_id, else the default of data.property) with the surface its monthly rent uses. */
+export async function rentPropertyOf(deps: MarketDeps, ctx: { location: Location; propertyType?: 'apartment' | 'house'; propertyId?: string }): Promise<RentProperty> {
+  const chosen = await reportProperty(deps, ctx);
+  if (!chosen.property) return { id: null, reason: chosen.reason };
+  return { id: chosen.property.id, type: chosen.property.type, surface: await rentSurfaceOf(deps.warehouse, chosen.property) };
+}
+
 /** The report's market in France (api/location/domains/index.ts). */
 export const frMarketResolver: Resolver = async (deps, ctx) => {
   const { market, warnings } = await frMarket(deps, {
     lat: ctx.location.latitude, lng: ctx.location.longitude, zones: ctx.location.zones, parcelId: parcelIdOf(ctx.location.parcel),
-    radius: ctx.radius ?? SALES_RADIUS_M, propertyType: ctx.propertyType, locale: ctx.locale,
+    radius: ctx.radius ?? SALES_RADIUS_M, propertyType: ctx.propertyType, locale: ctx.locale, property: await rentPropertyOf(deps, ctx),
   });
   return { value: market, warnings };
 };

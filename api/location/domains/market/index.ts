@@ -22,7 +22,7 @@ export const marketDomain: DomainModule = {
   schema: z.union([FrMarket, CaMarket, BeMarket]),
   zoneResolvers: { fr: frZoneMarketResolver, ca: caZoneMarketResolver, be: beZoneMarketResolver },
   zoneSchema: z.union([FrZoneMarket, CaMarket, BeMarket]),
-  tables: { fr: ['sales', 'market_indicators', 'zone_values'], ca: ['zone_values'], be: ['zone_values'] },
+  tables: { fr: ['sales', 'market_indicators', 'zone_values', 'properties', 'property_events', 'diagnoses'], ca: ['zone_values'], be: ['zone_values'] },
   memoryTables: { market_indicators_mem: INDICATORS_MEM },
   routes: { fr: frMarketRoutes, be: (deps) => [beMarketRoute(deps)] },
 };

@@ -8,7 +8,7 @@ import { locate } from '../../locate.ts';
 import { localeOf, placeInput, placeShape } from '../../params.ts';
 import { PLACE_ERRORS, reportShape } from '../../params.ts';
 import type { LocationRouteDeps } from '../types.ts';
-import { frMarket, notCovered, parcelIdOf, saleItem, SALES_RADIUS_M } from './fr.ts';
+import { frMarket, notCovered, parcelIdOf, rentPropertyOf, saleItem, SALES_RADIUS_M } from './fr.ts';
 import { salesIndexOf } from './sales-index.ts';
 import { beMarketResolver } from './be.ts';
 import { salesAround } from './sales-nearby.ts';
@@ -37,6 +37,7 @@ export function frMarketRoutes(deps: LocationRouteDeps): AnyRoute[] {
         const { market, warnings } = await frMarket(deps, {
           lat: location.latitude, lng: location.longitude, zones: location.zones, parcelId: parcelIdOf(location.parcel),
           radius: query.radius ?? SALES_RADIUS_M, propertyType: query.property_type, locale,
+          property: await rentPropertyOf(deps, { location, propertyType: query.property_type }),
         });
         return envelope(request, deps.clock, { market }, warnings);
       },

@@ -6,13 +6,13 @@ import { ATTACHMENT_REASONS, type AttachmentReason } from '../../../../schemas/t
 import type { Clock } from '../../../core/clock.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
-import type { Resolved, Resolver } from '../types.ts';
+import type { Resolved, Resolver, ResolveContext } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
 import { buildingIndexOf, type BuildingIndex } from '../building/building-index.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
-type PropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
+export type PropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
 type EventRow = { event_id: string; type: 'sale' | 'energy_diagnosis'; date: string; level: 'sure' | 'probable'; reason: AttachmentReason; ref: string; part: string | null };
 type SaleRow = { id: string; date: string; price: number | null; price_per_m2: number | null; surface: number | null; rooms: number | null; market_sale: boolean; outbuildings: number; property_type: string; address: string | null;
   iris_code: string | null; arrondissement_code: string | null; commune_code: string; department_code: string; region_code: string | null; dwellings: number; carrez_area: number | null; units: string | null };
@@ -163,21 +163,46 @@ export async function describeProperty(warehouse: Warehouse, clock: Clock, p: Pr
   return { value: property, warnings };
 }
 
-/** data.property in the report: the property chosen by property_id, else the default of the place (location.nearest_property_id). */
-export const frProperty: Resolver = async (deps, ctx) => {
+/** The property a report describes, or why there is none (the same for data.property and the market's monthly rent). */
+export type ReportProperty = { property: PropertyRow; reason: null } | { property: null; reason: 'insufficient_precision' | 'unavailable' | 'not_found' };
+
+/** The property chosen by property_id, else the default of the place (its building's first property of the type asked, location.nearest_property_id). */
+export async function reportProperty(deps: { warehouse: Warehouse }, ctx: { location: ResolveContext['location']; propertyType?: 'apartment' | 'house'; propertyId?: string }): Promise<ReportProperty> {
   const l = ctx.location;
-  if (!BUILDING_PRECISIONS.includes(l.precision)) {
-    return { value: { status: 'insufficient_precision', missing: { property: 'insufficient_precision' } }, warnings: [{ domain: 'property', code: 'insufficient_precision', message: `position known at ${l.precision} precision only: properties are served at address or building precision` }] };
-  }
-  if (!deps.warehouse.has('fr', 'properties')) return { value: { status: 'unavailable', missing: { property: 'unavailable' } }, warnings: [{ domain: 'property', code: 'data_unavailable', message: 'properties are not built on this service (fr.properties)' }] };
-  const candidates = l.building_id ? await propertiesOfBuilding(deps.warehouse, l.building_id) : [];
-  const ofType = ctx.propertyType ? candidates.filter((c) => c.type === ctx.propertyType) : candidates;
-  let chosen: PropertyRow | null = ofType[0] ?? null;
+  if (!BUILDING_PRECISIONS.includes(l.precision)) return { property: null, reason: 'insufficient_precision' };
+  if (!deps.warehouse.has('fr', 'properties')) return { property: null, reason: 'unavailable' };
   if (ctx.propertyId) {
     // The property asked for, wherever it is; a merged id describes the kept property.
-    chosen = await propertyRecord(deps.warehouse, await keptId(deps.warehouse, 'fr', 'prp', ctx.propertyId));
-    if (!chosen) throw new ApiError('property_not_found', `no property ${ctx.propertyId}`, { property_id: ctx.propertyId });
+    const asked = await propertyRecord(deps.warehouse, await keptId(deps.warehouse, 'fr', 'prp', ctx.propertyId));
+    if (!asked) throw new ApiError('property_not_found', `no property ${ctx.propertyId}`, { property_id: ctx.propertyId });
+    return { property: asked, reason: null };
   }
-  if (!chosen) return { value: { status: 'not_covered', missing: { property: 'not_found' } }, warnings: [] };
-  return describeProperty(deps.warehouse, deps.clock, chosen, ctx.locale);
+  const candidates = l.building_id ? await propertiesOfBuilding(deps.warehouse, l.building_id) : [];
+  const ofType = ctx.propertyType ? candidates.filter((c) => c.type === ctx.propertyType) : candidates;
+  return ofType[0] ? { property: ofType[0], reason: null } : { property: null, reason: 'not_found' };
+}
+
+/** The surface of a property a rent per m² applies to: its latest diagnosis's living surface, else the Carrez surface of its latest sale naming one, else its latest sale's built surface. */
+export async function rentSurfaceOf(warehouse: Warehouse, p: PropertyRow): Promise<{ value: number; basis: 'energy_diagnosis' | 'carrez' | 'sale' } | null> {
+  if (warehouse.has('fr', 'diagnoses')) {
+    const [d] = await warehouse.query<{ surface: number }>(
+      `SELECT d.surface FROM fr_property_events e JOIN fr_diagnoses d ON d.number = e.ref WHERE e.property_id = $1 AND e.type = 'energy_diagnosis' AND d.surface > 0 ORDER BY d.date DESC, d.number LIMIT 1`, [p.id]);
+    if (d) return { value: d.surface, basis: 'energy_diagnosis' };
+  }
+  const [row] = await warehouse.query<{ carrez: number | null; living: number | null }>(`SELECT carrez_area_m2 AS carrez, living_area_m2 AS living FROM fr_properties WHERE id = $1 LIMIT 1`, [p.id]);
+  if (row?.carrez && row.carrez > 0) return { value: row.carrez, basis: 'carrez' };
+  // Without a diagnosis the table's living surface is its latest sale's built surface.
+  if (row?.living && row.living > 0) return { value: row.living, basis: 'sale' };
+  return null;
+}
+
+/** data.property in the report: the property chosen by property_id, else the default of the place (location.nearest_property_id). */
+export const frProperty: Resolver = async (deps, ctx) => {
+  const chosen = await reportProperty(deps, ctx);
+  if (chosen.reason === 'insufficient_precision') {
+    return { value: { status: 'insufficient_precision', missing: { property: 'insufficient_precision' } }, warnings: [{ domain: 'property', code: 'insufficient_precision', message: `position known at ${ctx.location.precision} precision only: properties are served at address or building precision` }] };
+  }
+  if (chosen.reason === 'unavailable') return { value: { status: 'unavailable', missing: { property: 'unavailable' } }, warnings: [{ domain: 'property', code: 'data_unavailable', message: 'properties are not built on this service (fr.properties)' }] };
+  if (!chosen.property) return { value: { status: 'not_covered', missing: { property: 'not_found' } }, warnings: [] };
+  return describeProperty(deps.warehouse, deps.clock, chosen.property, ctx.locale);
 };

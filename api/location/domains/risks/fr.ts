@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
 import { CLAY_LAYER } from '../../../../datasets/fr/clay/source.ts';
 import { BRUSH_CLEARING_LAYER, brushClearingSource } from '../../../../datasets/fr/brush-clearing/source.ts';
-import { areasAt } from '../../kinds/areas.ts';
+import { areaAttributeValues, areasAt } from '../../kinds/areas.ts';
 import { pointsAround } from '../../kinds/points.ts';
 import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
 import { finestValue, updatedOnOf, zoneValueIndicators, zoneValuesByZone, type ZoneValue } from '../../kinds/zone-values.ts';
@@ -150,14 +150,19 @@ async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): P
  * Clay shrink-swell at the point (BRGM exposure polygons, the highest containing it): scope
  * building when the building is known, else point; never for a position known only to the street
  * or the commune (spec 2.6: it would describe another place). Outside every polygon the type is
- * not assessed: absence of zone is not absence of risk (spec 2.5).
+ * not assessed: absence of zone is not absence of risk (spec 2.5). Where a departmental file of
+ * BRGM is ingested (fr.clay --department), it replaces the national layer in that department.
  */
 async function clayAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1]): Promise<{ hazard: Hazard } | { reason: 'unavailable' | 'insufficient_precision' | 'not_assessed' }> {
   // The areas table holds other layers (SIS): clay is unavailable unless its own layer is there.
   if (!deps.warehouse.has('fr', AREAS) || !(await servedLayers(deps, 'fr')).has(CLAY_LAYER)) return { reason: 'unavailable' };
   const { precision, latitude, longitude, building_id: building } = ctx.location;
   if (precision === 'street' || precision === 'locality') return { reason: 'insufficient_precision' };
-  const hits = (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude)).filter((a) => a.layer === CLAY_LAYER);
+  // A department with its own BRGM file is served from it alone; elsewhere the national layer.
+  const department = ctx.location.zones.administrative_area_level2?.code ?? null;
+  const own = department !== null && (await areaAttributeValues(deps.warehouse, 'fr', AREAS, CLAY_LAYER, 'department')).has(department);
+  const hits = (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude))
+    .filter((a) => a.layer === CLAY_LAYER && (own ? a.attributes?.department === department : a.attributes?.department === undefined));
   const levels = hits.map((h) => h.attributes?.level as HazardLevel).filter((l) => CLAY_LEVELS.includes(l));
   if (levels.length === 0) return { reason: 'not_assessed' };
   const level = CLAY_LEVELS.filter((l) => levels.includes(l)).at(-1)!;

@@ -11,11 +11,20 @@ const TABLE = 'polluted_sites';
 /** Spec 8: default radius of polluted sites. */
 const DEFAULT_RADIUS_M = 500;
 const ITEMS = 10;
+/**
+ * Types no French producer publishes: BASOL's sites are those calling for public action
+ * (contaminated_land), CASIAS's former activities (former_industrial_activity), the SIS soil
+ * information areas; there is no national register of suspected land. Absent, such a type is
+ * not published on this territory (not_covered), not momentarily unavailable; an operator's own
+ * file of suspected sites (fr.polluted-sites --type suspected_land) is served once ingested.
+ */
+const NOT_PUBLISHED_IN_FRANCE: ReadonlySet<string> = new Set(['suspected_land']);
 
 /**
  * polluted_sites of France (spec 2.10) around the point: counts per type within the radius and the
  * nearest sites. A type none of whose sites is ingested here has a null count (reason
- * unavailable), never 0: a zero would say "no site" where nothing was looked at. `inside`: the SIS
+ * unavailable, or not_covered for a type France does not publish), never 0: a zero would say
+ * "no site" where nothing was looked at. `inside`: the SIS
  * areas containing the point.
  */
 export async function pollutedSitesAt(deps: LocationRouteDeps, ctx: ResolveContext, around: typeof pointsAround):
@@ -28,10 +37,10 @@ export async function pollutedSitesAt(deps: LocationRouteDeps, ctx: ResolveConte
   if (!Array.isArray(inside)) missing['polluted_sites.inside'] = inside.reason;
   const counts = Object.fromEntries(POLLUTED_SITE_TYPES.map((t) => {
     const category = pollutedSiteCategory(t);
-    if (!served.has(category)) { missing[`polluted_sites.counts.${t}`] = 'unavailable'; return [t, null]; }
+    if (!served.has(category)) { missing[`polluted_sites.counts.${t}`] = NOT_PUBLISHED_IN_FRANCE.has(t) ? 'not_covered' : 'unavailable'; return [t, null]; }
     return [t, answer.counts[category] ?? 0];
   })) as NonNullable<FrRisks['polluted_sites']>['counts'];
-  const unserved = POLLUTED_SITE_TYPES.filter((t) => counts[t] === null);
+  const unserved = POLLUTED_SITE_TYPES.filter((t) => counts[t] === null && !NOT_PUBLISHED_IN_FRANCE.has(t));
   const items = answer.items.map((h) => {
     const a = (h.attributes ?? {}) as { address?: string | null; status?: string | null; updated_on?: string | null };
     return {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
-import { buildPointsIndex, nearestPoint, nearestPointSql, NEAREST_FIRST_RADIUS_M, pointsAround, pointsAroundSql, pointsIndexReady, type PointsAnswer, type PointsQuery } from '../../../../api/location/kinds/points.ts';
+import { buildPointsIndex, nearestPoint, nearestPointSql, NEAREST_FIRST_RADIUS_M, pointsAround, pointsAroundLite, pointsAroundSql, pointsIndexReady, type LitePointHit, type PointsAnswer, type PointsQuery } from '../../../../api/location/kinds/points.ts';
 import { distanceM, RAD } from '../../../../api/location/kinds/radius.ts';
 import { prng } from '../../../../datasets/fr/tools/addresses.ts';
 import { PointsWriter, type PointInput } from '../../../../ingest/core/kinds/points.ts';
@@ -67,6 +67,23 @@ describe('points table kind', () => {
     const index = (await buildPointsIndex(warehouse, 'fr', 'test_points'))!;
     expect(index.size).toBe(points.length);
     for (const q of queries) expect(micro(index.around(q))).toEqual(micro(await pointsAroundSql(warehouse, 'fr', 'test_points', q)));
+  });
+
+  it('reads names and positions alone (aroundLite), the attributes when asked, as the full answer gives them', async () => {
+    const index = (await buildPointsIndex(warehouse, 'fr', 'test_points'))!;
+    const loaded = (a: { counts: Record<string, number>; total: number; items: LitePointHit[] }): PointsAnswer => ({
+      ...a, items: a.items.map(({ loadAttributes, ...h }) => ({ ...h, attributes: loadAttributes() })),
+    });
+    for (const q of queries) {
+      const lite = index.aroundLite(q);
+      expect(lite.items.every((h) => !('attributes' in h))).toBe(true);
+      expect(micro(loaded(lite))).toEqual(micro(bruteForce(q)));
+    }
+    // Before the index is built, the files' answer in the same form.
+    const fresh = await openWarehouse(dataDir, { tables: ['test_points'], memoryTables: {} });
+    try {
+      for (const q of queries.slice(0, 8)) expect(micro(loaded(await pointsAroundLite(fresh, 'fr', 'test_points', q)))).toEqual(micro(bruteForce(q)));
+    } finally { fresh.close(); }
   });
 
   it('orders points at the same distance by id, and serves the index once it is ready', async () => {

@@ -62,7 +62,7 @@ describe('address index: street search', () => {
       const index = indexes.get(country)!;
       expect(index.size).toBeGreaterThan(3_000);
       let found = 0, many = 0, misspelt = 0, near = 0, trailing = 0;
-      for (const { text, filters } of queries(await sample(country, 30, 11), rand)) {
+      for (const { text, filters } of queries(await sample(country, 20, 11), rand)) {
         const parsed = parseAddressQuery(text, { country });
         // A locality named at the end of the query, read from the index as from DuckDB.
         const named = await withTrailingLocality(warehouse, country, parsed, null);

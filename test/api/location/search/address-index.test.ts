@@ -34,12 +34,17 @@ async function publish(dir: string, rows: string[][]) {
   const cols = Object.keys(ADDRESS_COLUMNS);
   const csv = join(root, 'addresses.csv');
   await writeFile(csv, `${cols.join(',')}\n${rows.map((r) => r.join(',')).join('\n')}\n`);
-  const read = `read_csv('${csv}', header = true, nullstr = '\\N', columns = {${Object.entries(ADDRESS_COLUMNS).map(([k, t]) => `'${k}': '${t}'`).join(', ')}})`;
+  const read = `read_csv('${csv}', header = true, nullstr = '\\N', columns = {${Object.entries(ADDRESS_COLUMNS).map(([k, t]) => `'${k}': '${k === 'parcels' ? 'VARCHAR' : t}'`).join(', ')}})`;
+  // parcels: a list, written from `|`-joined text ('' the empty list).
+  const list = `* REPLACE (CASE WHEN parcels IS NULL THEN NULL WHEN parcels = '' THEN []::VARCHAR[] ELSE string_split(parcels, '|') END AS parcels)`;
   for (const [name, half] of [['part-1', 0], ['part-2', 1]] as const) {
-    await c.run(`COPY (SELECT * FROM ${read} WHERE hash(id) % 2 = ${half} ORDER BY cell) TO '${join(dir, `${name}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 256)`);
+    await c.run(`COPY (SELECT ${list} FROM ${read} WHERE hash(id) % 2 = ${half} ORDER BY cell) TO '${join(dir, `${name}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 256)`);
   }
   c.closeSync(); db.closeSync();
 }
+
+/** None (null), an empty list, one parcel or two. */
+const parcels = (r: number, i: number) => (r < 0.2 ? '\\N' : r < 0.25 ? '' : r < 0.4 ? `75103000AB${String(i).padStart(4, '0')}|75103000AC${String(i).padStart(4, '0')}` : `75103000AB${String(i).padStart(4, '0')}`);
 
 function addressRows(seed: number): string[][] {
   const rand = rng(seed);
@@ -56,7 +61,7 @@ function addressRows(seed: number): string[][] {
     const street = `Rue Test ${i % 50}`;
     const id = i % 89 === 0 ? `é75103_${i}` : `75103_${String(N - i).padStart(5, '0')}`;
     rows.push([id, String(pointCell(p.lat, p.lng)), String(p.lng), String(p.lat), number, rep, street, rand() < 0.05 ? '\\N' : '75003', '75103', 'Paris 3e Arrondissement',
-      `${number === '\\N' ? '' : `${number} `}${street} 75003 Paris`, `rue test ${i % 50}`, 'paris', 'entrée', rand() < 0.2 ? '\\N' : `75103000AB${String(i).padStart(4, '0')}`, 'fr.ban']);
+      `${number === '\\N' ? '' : `${number} `}${street} 75003 Paris`, `rue test ${i % 50}`, 'paris', 'entrée', parcels(rand(), i), 'fr.ban']);
   }
   return rows;
 }
@@ -97,6 +102,8 @@ describe('address index', () => {
     const withNulls = points.map((p) => index.nearest(p.lat, p.lng, rangesAround(p.lat, p.lng, 10, 1), MAX_M)!);
     expect(withNulls.some((a) => a.number === null)).toBe(true);
     expect(withNulls.some((a) => a.parcels === null)).toBe(true);
+    expect(withNulls.some((a) => a.parcels?.length === 0)).toBe(true);
+    expect(withNulls.some((a) => a.parcels?.length === 2)).toBe(true);
     expect(withNulls.some((a) => a.postcode === null)).toBe(true);
     expect(withNulls.some((a) => a.rep === 'bis')).toBe(true);
     // Every point finds an address at its position: numbers read back as published, the large ones too.

@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rng } from '../../../../bench/generate.ts';
-import { jaroSimilarity, jaroWinklerSimilarity, jwBytes } from '../../../../api/location/search/jaro-winkler.ts';
+import { boundQuery, jaroSimilarity, jaroWinklerBound, jaroWinklerSimilarity, jwBytes } from '../../../../api/location/search/jaro-winkler.ts';
 import { cmp } from '../../../../api/location/search/address-index.ts';
 
 let db: DuckDBInstance, c: DuckDBConnection;
@@ -50,3 +50,28 @@ describe('Jaro-Winkler as DuckDB computes it', () => {
     expect([...xs].sort(cmp)).toEqual(rows.map((r) => r.x));
   });
 });
+
+describe('the upper bound that prefilters the spelling-variant search', () => {
+  it('is never below the score, on street keys, their misspellings and unrelated keys, ASCII or not', () => {
+    const rand = rng(11);
+    const pick = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+    const key = () => Array.from({ length: 1 + Math.floor(rand() * 5) }, pick).join(' ');
+    let pruned = 0, n = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const a = key(), b = rand() < 0.5 ? key() : a.slice(0, Math.floor(rand() * a.length)) + 'e' + a.slice(Math.floor(rand() * a.length));
+      const [x, y] = [jwBytes(a), jwBytes(b)];
+      const sim = jaroWinklerSimilarity(x, y), bound = jaroWinklerBound(x, boundQuery(y));
+      expect(bound, `${a} / ${b}`).toBeGreaterThanOrEqual(sim - 1e-12);
+      n++; if (bound < 0.9) pruned++;
+    }
+    // And it prunes: most unrelated pairs are skipped at the search's threshold (0.9).
+    expect(pruned / n).toBeGreaterThan(0.2);
+  });
+
+  it('is 1 for equal keys and 0 for keys sharing no byte', () => {
+    expect(jaroWinklerBound('rue de la gare', boundQuery('rue de la gare'))).toBeCloseTo(1, 12);
+    expect(jaroWinklerBound('abc', boundQuery('xyz'))).toBe(0);
+    expect(jaroWinklerBound('', boundQuery(''))).toBe(1);
+  });
+});
+

@@ -29,6 +29,42 @@ beforeAll(async () => {
 }, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
+describe('heritage and electricity per meter from the BDNB', () => {
+  it('serves at every sample building the nearest historic monument and the residential kWh per meter the BDNB file gives its group', async () => {
+    const file = (dep: string) => join(REPO_ROOT, `datasets/fr/buildings/bdnb_batiment_groupe_compile_${dep}.csv`);
+    const want = await duckRows<{ rnb_id: string; d: number | null; name: string | null; kwh: number | null }>(
+      `SELECT rnb_id, merimee_distance_batiment_historique_plus_proche::DOUBLE AS d, merimee_nom_batiment_historique_plus_proche AS name, dle_elec_2020_conso_res_par_pdl::DOUBLE AS kwh
+       FROM read_csv(['${file('75')}', '${file('33')}'], header = true, all_varchar = true)`);
+    const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM read_parquet('${tableGlob(dataDir, 'fr', 'building_links')}') WHERE kind = 'rnb'`);
+    let monuments = 0, none = 0, kwh = 0;
+    for (const w of want) {
+      const id = links.find((l) => l.key === w.rnb_id)?.building_id;
+      if (!id) continue; // demolished in the RNB: not served
+      const res = await get(`/api/v1/fr/buildings/${id}`);
+      expect(res.statusCode).toBe(200);
+      const b = res.json().data.building as FrBuilding;
+      if (w.name !== null && w.d !== null) {
+        expect(b.heritage.historic_monument).toEqual({ name: w.name, distance_m: w.d });
+        monuments++;
+      } else {
+        expect(b.heritage.historic_monument).toBeNull();
+        expect(b.missing['heritage.historic_monument']).toBe('not_found');
+        none++;
+      }
+      if (w.kwh !== null) {
+        expect(b.electricity_per_meter).toEqual({ unit: 'kWh/year', zone: null, points: [{ period: { start: '2020-01-01', end: '2020-12-31' }, value: w.kwh, sample_size: null }], changes: { '1y': null, '5y': null, since_start: null } });
+        kwh++;
+      } else {
+        expect(b.electricity_per_meter).toBeNull();
+        expect(b.missing.electricity_per_meter).toBe('not_found');
+      }
+      // Fed now: neither is named among the sources not ingested.
+      expect(res.json().meta.warnings.map((x: { message: string }) => x.message)).not.toContainEqual(expect.stringMatching(/^(heritage\.historic_monument|electricity_per_meter):/));
+    }
+    expect([monuments, none, kwh].every((n) => n > 5)).toBe(true);
+  });
+});
+
 describe('GET /api/v1/fr/building and /buildings/{id}', () => {
   it('serves the building at an address: RNB footprint, BDNB values as Features, diagnoses at its address, sales on its parcel', async () => {
     const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM '${partitionPath(dataDir, 'fr', 'building_links', 'rnb-75')}' WHERE kind = 'parcel'`);
@@ -187,6 +223,79 @@ describe('the property domain: /report property, /properties/{id}', () => {
     // A flat sold alone: the Carrez surface of its lot, from its deed.
     const [flat] = await duckRows<{ id: string; carrez: number }>(`SELECT id, carrez_area_m2 AS carrez FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') WHERE carrez_area_m2 IS NOT NULL AND lot NOT IN ('3', '5', '7') ORDER BY id LIMIT 1`);
     expect((await get(`/api/v1/fr/properties/${flat!.id}`)).json().data.property.carrez_area_m2.value).toBe(flat!.carrez);
+  });
+
+  it("serves the market's monthly rent of the report's property: the rent map's per m² (as DuckDB reads the file) times the property's surface, saying which", async () => {
+    const props = await duckRows<{ id: string; building_id: string; lng: number; lat: number }>(
+      `SELECT p.id, p.building_id, (b.min_lng + b.max_lng) / 2 AS lng, (b.min_lat + b.max_lat) / 2 AS lat
+       FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') p JOIN read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') b ON b.id = p.building_id ORDER BY p.id`);
+    const served = { energy_diagnosis: 0, carrez: 0, sale: 0, none: 0 };
+    for (const p of props) {
+      const res = await get(`/api/v1/fr/report?lat=${p.lat}&lng=${p.lng}&include=property,market&property_id=${p.id}&locale=en`);
+      expect(res.statusCode, res.body).toBe(200);
+      const { property, market, location } = res.json().data;
+      const rent = market.rent_estimate;
+      if (!rent) continue;
+      // The rent per m² of the property's type in its arrondissement, else its commune, as published.
+      const file = join(REPO_ROOT, `datasets/fr/rents/pred-${property.type === 'house' ? 'mai' : 'app'}-mef-dhup.csv`);
+      const code = location.zones.sublocality_level1?.code ?? location.zones.locality.code;
+      const [ref] = await duckRows<{ v: number; lo: number; hi: number }>(
+        `SELECT loypredm2 AS v, "lwr.IPm2" AS lo, "upr.IPm2" AS hi FROM read_csv('${file}', delim = ';', header = true, decimal_separator = ',') WHERE INSEE_C = '${code}'`);
+      if (!ref) { expect(rent.per_m2.zone.code).not.toBe(code); continue; }
+      expect(rent.per_m2).toMatchObject({ value: ref.v, range: { low: ref.lo, high: ref.hi } });
+      // The surface: the living surface of its latest diagnosis, else the Carrez surface of a sale, else the sale's built surface (data.property says which document).
+      const living = property.living_area_m2, carrez = property.carrez_area_m2;
+      const expected = living?.document.type === 'energy_diagnosis' ? { s: living.value, basis: 'energy_diagnosis' } : carrez ? { s: carrez.value, basis: 'carrez' } : living ? { s: living.value, basis: 'sale' } : null;
+      if (!expected) {
+        expect(rent.monthly).toBeNull();
+        expect(market.missing['rent_estimate.monthly']).toBe('not_found');
+        served.none++;
+        continue;
+      }
+      expect(rent.monthly).toEqual({
+        value: Math.round(ref.v * expected.s), unit: 'EUR/month', range: { low: Math.round(ref.lo * expected.s), high: Math.round(ref.hi * expected.s) },
+        property_id: p.id, surface_m2: expected.s, surface_basis: expected.basis, definition: expect.stringMatching(/^Estimated monthly rent, charges included, of the property the report describes/),
+      });
+      expect(market.missing['rent_estimate.monthly']).toBeUndefined();
+      served[expected.basis as 'energy_diagnosis' | 'carrez' | 'sale']++;
+    }
+    // Each surface basis is met in the samples (202 properties with a monthly rent when written).
+    expect(served.energy_diagnosis).toBeGreaterThan(0);
+    expect(served.carrez).toBeGreaterThan(0);
+    expect(served.sale).toBeGreaterThan(0);
+  });
+
+  it("uses the report's default property without property_id, the same as data.property, and the market route the same", async () => {
+    const props = await duckRows<{ lng: number; lat: number }>(
+      `SELECT (b.min_lng + b.max_lng) / 2 AS lng, (b.min_lat + b.max_lat) / 2 AS lat
+       FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') p JOIN read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') b ON b.id = p.building_id
+       WHERE p.department_code = '33' GROUP BY b.id, b.min_lng, b.max_lng, b.min_lat, b.max_lat ORDER BY b.id LIMIT 5`);
+    let served = 0;
+    for (const b of props) {
+      const { property, market } = (await get(`/api/v1/fr/report?lat=${b.lat}&lng=${b.lng}&include=property,market`)).json().data;
+      const route = (await get(`/api/v1/fr/market?lat=${b.lat}&lng=${b.lng}`)).json().data.market;
+      expect(route.rent_estimate).toEqual(market.rent_estimate);
+      if (!market.rent_estimate?.monthly) continue;
+      expect(market.rent_estimate.monthly.property_id).toBe(property.id);
+      served++;
+    }
+    expect(served).toBeGreaterThan(0);
+  });
+
+  it('answers monthly null with its reason where the report knows no property', async () => {
+    // A point of Paris 11e off every building of the samples: the rent per m² of the arrondissement, no property, no monthly rent.
+    const res = await get('/api/v1/fr/report?lat=48.8530&lng=2.3690&include=market');
+    expect(res.statusCode, res.body).toBe(200);
+    const { market, location } = res.json().data;
+    expect(location.building_id).toBeNull();
+    expect(market.rent_estimate.per_m2).not.toBeNull();
+    expect(market.rent_estimate.monthly).toBeNull();
+    expect(market.missing['rent_estimate.monthly']).toBe('not_found');
+    // An address known at street precision only: the property is not known, said so.
+    const street = (await get('/api/v1/fr/report?address=rue%20de%20la%20Roquette%2075011%20Paris&include=market')).json().data;
+    expect(street.location.precision).toBe('street');
+    expect(street.market.rent_estimate.monthly).toBeNull();
+    expect(street.market.missing['rent_estimate.monthly']).toBe('insufficient_precision');
   });
 
   it('answers 400 malformed, 404 property_not_found, and 301 when a new DPE version shows two properties to be one', async () => {

@@ -37,8 +37,8 @@ describe('market on the samples', () => {
 
   it('marks the sales of the address parcel, and the report and the market route agree', async () => {
     // A sale of the sample on a parcel that the BAN sample also gives to an address.
-    const [sale] = await table<{ parcels: string; latitude: number; longitude: number }>(`SELECT s.parcels, a.latitude, a.longitude FROM '${dataDir}/tables/sales/country=fr/*.parquet' s
-      JOIN '${dataDir}/tables/addresses/country=fr/*.parquet' a ON a.parcels = array_to_string(s.parcels, '|') WHERE s.source = 'fr.dvf' AND s.latitude IS NOT NULL ORDER BY s.id LIMIT 1`);
+    const [sale] = await table<{ parcels: string[]; latitude: number; longitude: number }>(`SELECT s.parcels, a.latitude, a.longitude FROM '${dataDir}/tables/sales/country=fr/*.parquet' s
+      JOIN '${dataDir}/tables/addresses/country=fr/*.parquet' a ON a.parcels = s.parcels WHERE s.source = 'fr.dvf' AND s.latitude IS NOT NULL ORDER BY s.id LIMIT 1`);
     const url = `lat=${sale!.latitude}&lng=${sale!.longitude}`;
     const market = FrMarketResponse.parse((await get(`/api/v1/fr/market?${url}`)).json()).data.market;
     expect(market.sales_nearby!.items.some((i) => i.same_parcel)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LARGE_SITE_MERGE_DISTANCE_M, MERGE_DISTANCE_M, mergeDuplicates, sameName, samePlace } from '../../../../../api/location/domains/places/merge.ts';
+import { LARGE_SITE_MERGE_DISTANCE_M, MERGE_DISTANCE_M, mergeDuplicates, mergeTwins, sameName, samePlace, servedHit } from '../../../../../api/location/domains/places/merge.ts';
 import type { PointHit } from '../../../../../api/location/kinds/points.ts';
 
 // The merge rule of docs/places.md: same category, within 50 m of each other, names whose words one contains.
@@ -34,6 +34,19 @@ describe('a place published several times is served once', () => {
     expect((hits[0]!.attributes!.lines as unknown[]).length).toBe(1);
   });
 
+  it('merges without reading attributes; the places served get their twins\' lines', () => {
+    const reads: string[] = [];
+    const lite = [hit('stib:5200', 'DE BROUCKERE', 'transport.bus', 0, 100, ['86']), hit('dl:300852', 'Brussel De Brouckère', 'transport.bus', 10, 110, ['355', '86']), hit('stib:8042', 'DE BROUCKERE', 'transport.metro', 5, 120, ['1'])]
+      .map(({ attributes, ...h }) => ({ ...h, loadAttributes: () => { reads.push(h.id); return attributes; } }));
+    const kept = mergeTwins(lite);
+    expect(kept.map((k) => [k.id, k.twins.map((t) => t.id)])).toEqual([['stib:5200', ['dl:300852']], ['stib:8042', []]]);
+    expect(reads).toEqual([]);
+    const served = servedHit(kept[0]!);
+    expect((served.attributes!.lines as { short_name: string }[]).map((l) => l.short_name)).toEqual(['86', '355']);
+    expect(reads).toEqual(['stib:5200', 'dl:300852']);
+    expect(Object.keys(served).sort()).toEqual(['attributes', 'category', 'distance_m', 'id', 'latitude', 'longitude', 'name', 'source']);
+  });
+
   it('lets train stations and airports be further apart: producers place them at different points of the site', () => {
     const station = (id: string, name: string, north: number, d: number) => hit(id, name, 'transport.train_station', north, d, []);
     expect(mergeDuplicates([station('gtfs:1', 'Gare de Lyon', 0, 10), station('sncf:PLY', 'Paris Gare de Lyon', LARGE_SITE_MERGE_DISTANCE_M - 5, 20)]).map((h) => h.id)).toEqual(['gtfs:1']);
@@ -55,10 +68,11 @@ describe('a place published several times is served once', () => {
     // Points around a bucket edge, at random, against the pairwise definition.
     let seed = 7;
     const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    for (let round = 0; round < 20; round++) {
+    for (let round = 0; round < 30; round++) {
       const hits = Array.from({ length: 60 }, (_, k) => ({
         ...hit(`s${k % 3}:${k}`, ['Bourse', 'bourse', 'Gare', ''][Math.floor(rand() * 4)]!, rand() < 0.5 ? 'transport.bus' : 'transport.train_station', 0, k),
-        latitude: 50.8499 + rand() * 0.004, longitude: 4.3495 + rand() * 0.012,
+        // Brussels, La Réunion, the north of Quebec: the grid's longitude step follows the latitude.
+        latitude: [50.8499, -21.1, 61.5][round % 3]! + rand() * 0.004, longitude: 4.3495 + rand() * 0.012,
       })).map((h) => ({ ...h, name: h.name === '' ? null : h.name }));
       const naive: PointHit[] = [];
       for (const h of hits) {

@@ -12,6 +12,8 @@ import { PLACE_CATEGORY_CODES } from '../../../../../schemas/categories.ts';
 import iconv from 'iconv-lite';
 import { BPE_CATEGORIES, bpeCrs } from '../../../../../ingest/fr/bpe.ts';
 import { caSchoolCategory } from '../../../../../ingest/ca/schools.ts';
+import { vlCategory } from '../../../../../ingest/be/schools-vl.ts';
+import { readXlsxRows } from '../../../../../ingest/core/readers/xlsx.ts';
 import { toWgs84 } from '../../../../../ingest/core/reproject.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { samplesDataDir } from '../../../../helpers/samples.ts';
@@ -110,10 +112,13 @@ describe('places in Belgium', () => {
     expect(debrouckereBus).toHaveLength(1);
     expect(debrouckereBus[0]!.lines).toEqual(['86', '355']);
     // Groups with no source ingested in Belgium are null and named, never 0; schools in Brussels are
-    // only the French-language ones (FWB): null too, not_covered, never a count of a part.
-    expect(places.counts).toMatchObject({ school: null, health: null, shop: null });
+    // both Communities' (FWB and Flemish registers): counted (checked below).
+    expect(places.counts).toMatchObject({ shop: null });
+    expect(places.counts.school).toBeGreaterThan(0);
+    expect(places.counts.health).toBeGreaterThan(0);
     expect(places.status).toBe('partial');
-    expect(places.missing).toMatchObject({ 'counts.school': 'not_covered', 'counts.health': 'unavailable' });
+    expect(places.missing).toMatchObject({ 'counts.shop': 'unavailable' });
+    expect(places.missing['counts.school']).toBeUndefined();
     // A stop's lines are a list, empty when its feed publishes no trips (SNCB's sample).
     expect(places.items.find((i) => i.name === 'Bruxelles-Central')).toMatchObject({ category: 'transport.train_station', lines: [], id: placeId('be.gtfs.nmbs-sncb.8813003') });
   });
@@ -146,7 +151,8 @@ describe('places in Belgium', () => {
     expect(stations[0]!.d).toBeGreaterThan(100);
     expect(access.nearest.station).toMatchObject({ name: stations[0]!.name, distance_m: Math.round(stations[0]!.d) });
     expect(access.stations).toEqual([]);
-    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', highway_accesses: 'not_found', 'nearest.school': 'not_covered' });
+    expect(access.missing).toMatchObject({ stations: 'not_found', airports: 'not_found', highway_accesses: 'not_found' });
+    expect(access.nearest.school).not.toBeNull();
     expect(access.nearest.airport).toMatchObject({ name: 'Brussels Airport', category: 'transport.airport' });
     expect(access.status).toBe('partial');
     const wide = AccessResponse.parse((await get(`/api/v1/be/access?lat=${GRAND_PLACE.lat}&lng=${GRAND_PLACE.lng}&radius=2000`)).json()).data.access;
@@ -226,6 +232,32 @@ describe('places and access in the reports of the three countries', () => {
   });
 });
 
+describe('Quebec: the MSSS installations, hospitals and CLSCs', () => {
+  /** The sample's places as the file says them: an installation whose missions include CHSGS or CHPSY (hospital), else CLSC. */
+  const installations = () => {
+    const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/ca/health/installationscsv.csv'), 'utf8').trim().split('\n');
+    const cols = head!.split(',');
+    return lines.map((l) => Object.fromEntries((l.match(/"[^"]*"|[^,]+/g) ?? []).map((v, i) => [cols[i]!, v.replace(/^"|"$/g, '')])) as Record<string, string>)
+      .map((r) => ({ name: r.INSTAL_NOM!, lat: Number(r.LATITUDE), lng: Number(r.LONGITUDE), category: r.CHSGS === 'Oui' || r.CHPSY === 'Oui' ? 'health.hospital' : r.CLSC === 'Oui' ? 'health.clinic' : null }))
+      .filter((r) => r.category !== null);
+  };
+  it.each([[45.52, -73.58, 1000], [45.52, -73.58, 2000], [45.465, -75.745, 1000]])('(%f, %f) within %i m: the health count and the health items, nearest first, as a brute-force haversine over the file', async (lat, lng, radius) => {
+    const res = await get(`/api/v1/ca/report?lat=${lat}&lng=${lng}&include=places&radius=${radius}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = ReportResponse.parse(res.json());
+    const places = (body.data as { places: Places }).places;
+    const brute = installations().map((p) => ({ ...p, d: haversine(lat, lng, p.lat, p.lng) })).filter((p) => p.d <= radius).sort((a, b) => a.d - b.d);
+    expect(places.counts.health).toBe(brute.length);
+    expect(places.missing['counts.health']).toBeUndefined();
+    // The report's first page (nearest first, every group): the health places on it are the file's nearest ones up to its last distance.
+    const reach = places.pagination.total > places.items.length ? places.items.at(-1)!.distance_m : Infinity;
+    const shown = places.items.filter((i) => i.category.startsWith('health.')).map((i) => [i.name, i.category, i.distance_m]);
+    expect(shown).toEqual(brute.filter((p) => Math.round(p.d) <= reach).map((p) => [p.name, p.category, Math.round(p.d)]));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(body.meta.warnings.map((w) => w.message).join('\n')).not.toMatch(/counts\.[a-z, .]*health/);
+  });
+});
+
 describe('access: the nearest airport in the three countries', () => {
   // The documented rule read independently (DuckDB's CSV reader over the published files):
   // large and medium airports with scheduled service, of the country's ISO codes.
@@ -278,7 +310,7 @@ describe('access: the nearest motorway access in the three countries', () => {
   });
 });
 
-describe('Belgium: the Fédération Wallonie-Bruxelles\'s schools, complete in the Walloon Region only', () => {
+describe('Belgium: the schools of both Communities (FWB register, Flemish onderwijsaanbod), complete in the three regions', () => {
   /** The sample's places as the file says them: one per site and stage with a position, primary over kindergarten. */
   const fwbSchools = () => {
     const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/be/schools/signaletique-fase.csv'), 'utf8').trim().split('\n');
@@ -294,6 +326,15 @@ describe('Belgium: the Fédération Wallonie-Bruxelles\'s schools, complete in t
     }
     return [...out.values()];
   };
+  /** The Flemish sample's places as the file says them: CR-separated quoted records, schools with a Lambert 72 position. */
+  const vlSchools = () => {
+    const [head, ...lines] = readFileSync(join(REPO_ROOT, 'datasets/be/schools-vl/vestigingsplaatsen-van-scholen.csv'), 'utf8').replace(/^\uFEFF/, '').split('\r').filter((l) => l);
+    const cells = (l: string) => l.split(';').map((v) => v.replace(/^"|"$/g, ''));
+    const cols = cells(head!);
+    return lines.map((l) => Object.fromEntries(cells(l).map((v, i) => [cols[i]!, v])) as Record<string, string>)
+      .filter((r) => r['soort instelling'] === 'Onderwijsinstelling' && vlCategory(r.instellingstype!) !== null && !(r.lx === '0' && r.ly === '0'))
+      .map((r) => { const [lng, lat] = toWgs84('EPSG:31370')([Number(r.lx), Number(r.ly)]); return { name: r.naam!, lat: lat!, lng: lng! }; });
+  };
   it('Tubize (Walloon Region): the school count and the nearest school as a brute-force haversine over the file', async () => {
     const [lat, lng] = [50.6905, 4.2045];
     const res = await get(`/api/v1/be/report?lat=${lat}&lng=${lng}&include=places,access`);
@@ -305,16 +346,36 @@ describe('Belgium: the Fédération Wallonie-Bruxelles\'s schools, complete in t
     expect(data.access.nearest.school).toMatchObject({ name: brute[0]!.name, distance_m: Math.round(brute[0]!.d) });
     expect(data.places.missing['counts.school']).toBeUndefined();
   });
-  it.each([['Brussels', 50.8466, 4.3524], ['Machelen (Flemish Region)', 50.911, 4.44]])('%s: school count and nearest school null, not_covered, with a warning', async (_, lat, lng) => {
+  it.each([['Brussels (Grand-Place)', 50.8466, 4.3524, 5], ['Brussels (Ixelles)', 50.8125, 4.382, 0], ['Machelen (Flemish Region)', 50.911, 4.44, 1], ['Halle (Flemish Region)', 50.7352, 4.2395, 2]])('%s: the school count and the nearest school as a brute-force haversine over both files', async (_, lat, lng, vlNear) => {
     const res = await get(`/api/v1/be/report?lat=${lat}&lng=${lng}&include=places,access`);
     expect(res.statusCode, res.body).toBe(200);
     const body = ReportResponse.parse(res.json());
     const data = body.data as { places: Places; access: Access };
-    expect(data.places.counts.school).toBeNull();
-    expect(data.places.missing['counts.school']).toBe('not_covered');
-    expect(data.access.nearest.school).toBeNull();
-    expect(data.access.missing['nearest.school']).toBe('not_covered');
-    expect(body.meta.warnings.map((w) => w.message).join('\n')).toMatch(/counts\.school: not every school place is published here \(the Flemish Community's schools/);
+    const vl = vlSchools().map((s) => ({ ...s, d: haversine(lat, lng, s.lat, s.lng) }));
+    const brute = [...fwbSchools().map((s) => ({ ...s, d: haversine(lat, lng, s.lat, s.lng) })), ...vl].sort((a, b) => a.d - b.d);
+    expect(vl.filter((s) => s.d <= 1000).length).toBe(vlNear);
+    expect(data.places.counts.school).toBe(brute.filter((s) => s.d <= 1000).length);
+    expect(data.places.missing['counts.school']).toBeUndefined();
+    expect(data.access.nearest.school).toMatchObject({ name: brute[0]!.name, distance_m: Math.round(brute[0]!.d) });
+    expect(data.access.missing['nearest.school']).toBeUndefined();
+    expect(body.meta.warnings.map((w) => w.message).join('\n')).not.toMatch(/counts\.school/);
+  });
+});
+
+describe('Belgium: the AFMPS pharmacies', () => {
+  it.each([['Brussels (Grand-Place)', 50.8466, 4.3524], ['Tubize', 50.6905, 4.2045], ['Machelen', 50.911, 4.44]])('%s: the health count and the nearest pharmacies as a brute-force haversine over the workbook', async (_, lat, lng) => {
+    const sheet = await readXlsxRows(join(REPO_ROOT, 'datasets/be/health/Lst_Pharmacies_pub_Extended.xlsx'));
+    const open = sheet.slice(2).filter((r) => /^\d+$/.test(r.cells[0] ?? '') && (r.cells[5] ?? '') === '').map((r) => {
+      const [plng, plat] = toWgs84('EPSG:3812')([Number(r.cells[8]), Number(r.cells[9])]);
+      return { name: r.cells[1]!, d: haversine(lat, lng, plat!, plng!) };
+    }).filter((p) => p.d <= 1000).sort((a, b) => a.d - b.d);
+    expect(open.length).toBeGreaterThan(0);
+    const res = await get(`/api/v1/be/places?lat=${lat}&lng=${lng}&category=health&per_page=100`);
+    expect(res.statusCode, res.body).toBe(200);
+    const places = PlacesResponse.parse(res.json()).data.places;
+    expect(places.counts.health).toBe(open.length);
+    expect(places.missing['counts.health']).toBeUndefined();
+    expect(places.items.map((i) => [i.name, i.category, i.distance_m])).toEqual(open.map((p) => [p.name, 'health.pharmacy', Math.round(p.d)]));
   });
 });
 
@@ -331,7 +392,7 @@ describe('/catalog/categories', () => {
         expect(data.categories.find((x) => x.code === 'transport.bus')!.sources).toEqual(['be.gtfs.1', 'be.gtfs.dl']);
         expect(data.groups.find((x) => x.code === 'transport')!.sources).toEqual(['be.airports', 'be.gtfs.1', 'be.gtfs.dl', 'be.gtfs.nmbs-sncb', 'be.osm']);
         expect(data.categories.find((x) => x.code === 'transport.airport')!.sources).toEqual(['be.airports']);
-        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: ['be.schools-fwb'] });
+        expect(data.categories.find((x) => x.code === 'school.primary')).toMatchObject({ label: 'Primary school', sources: ['be.schools-fwb', 'be.schools-vl'] });
       }
     }
     expect(codes[1]).toEqual(codes[0]);

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { booleanPointInPolygon, pointOnFeature } from '@turf/turf';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogHazardsResponse } from '../../../../../api/location/catalog.ts';
 import { ReportResponse } from '../../../../../api/location/report.ts';
 import { JOBS, REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
+import { ingestClay } from '../../../../../ingest/fr/clay.ts';
 import { FrRisks } from '../../../../../schemas/risks.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
@@ -71,7 +72,8 @@ describe('risks in France on the samples', () => {
     const [lng, lat] = pointOnFeature(JSON.parse(z!.geometry)).geometry.coordinates as [number, number];
     const { risks, warnings, location } = await risksAt(t, lat, lng, 'fr');
     expect(location.zones.locality?.code).toBe('33447');
-    expect(risks.status).toBe('partial');
+    // Every source of France's risks is ingested on the samples: nothing is momentarily missing.
+    expect(risks.status).toBe('ok');
     expect(risks.hazards).toEqual([
       { type: 'radon', level: 'moderate', scope: 'locality', label: 'Radon : modéré' },
       { type: 'seismic', level: 'low', scope: 'locality', label: 'Séisme : faible' },
@@ -79,15 +81,16 @@ describe('risks in France on the samples', () => {
     // Outside every clay polygon of the sample: not assessed (absence of zone is not absence of risk).
     expect(risks.summary).toEqual({ highest_level: 'moderate', notable: ['radon'], assessed: ['radon', 'seismic'], not_assessed: ['clay_shrink_swell', 'flood', 'landslide', 'coastal_erosion', 'wildfire'] });
     expect(risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
-    // What is not ingested yet is null with its reason, and named in meta.warnings.
     expect(risks.obligations).toEqual({ brush_clearing: false });
     expect(risks.polluted_sites?.inside).toEqual([]);
-    // BASOL is served (contaminated_land counted); no source of suspected land is ingested.
-    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.suspected_land': 'unavailable' });
+    // BASOL is served (contaminated_land counted); France publishes no register of suspected land:
+    // not_covered (not published on this territory), not a momentary outage, and no warning.
+    expect(risks.polluted_sites?.counts.suspected_land).toBeNull();
+    expect(risks.missing).toMatchObject({ 'polluted_sites.counts.suspected_land': 'not_covered' });
     expect(risks.missing['polluted_sites.counts.contaminated_land']).toBeUndefined();
     expect(risks.polluted_sites?.counts.contaminated_land).toBe(0);
     expect(risks.missing['polluted_sites.inside']).toBeUndefined();
-    expect(warnings.filter((w) => w.domain === 'risks').map((w) => w.message.split(':')[0])).toEqual(['polluted_sites']);
+    expect(warnings.filter((w) => w.domain === 'risks')).toEqual([]);
   });
 
   it('serves radon at the arrondissement in Paris (the IRSN file has no 75056) and the seismic zone at the commune', async () => {
@@ -171,6 +174,36 @@ describe('clay shrink-swell in France on the samples', () => {
       expect(risks.hazards.map((h) => h.type)).toEqual(['radon', 'seismic']);
       expect(risks.summary.assessed).not.toContain('clay_shrink_swell');
     }
+  });
+
+  it("serves a department's own BRGM file instead of the national layer there, and the national layer elsewhere", async () => {
+    // A departmental file for the Gironde (33) with one polygon: 33-0001's outline at NIVEAU 1.
+    const ring = await outline('33-0001');
+    const [[x1, y1], [x2, y2]] = [ring[2]!, ring[3]!];
+    const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const root = await mkdtemp(join(tmpdir(), 'lds-risks-clay-dep-'));
+    const dir = join(root, 'data');
+    await cp(dataDir, dir, { recursive: true });
+    const toL93 = proj4('EPSG:4326', '+proj=lcc +lat_0=46.5 +lon_0=3 +lat_1=49 +lat_2=44 +x_0=700000 +y_0=6600000 +ellps=GRS80 +units=m +no_defs');
+    const file = join(root, 'ExpoArgile_33_L93.geojson');
+    await writeFile(file, JSON.stringify({ type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::2154' } },
+      features: [{ type: 'Feature', properties: { ID: '33-D1', NIVEAU: 1, ALEA: 'Faible' }, geometry: { type: 'Polygon', coordinates: [ring.map((p) => toL93.forward(p))] } }] }));
+    await ingestClay(silentContext(dir), { path: file, department: '33' });
+    // A Paris point inside a national polygon: its level before and after.
+    const paris = (await duckRows<{ geometry: string; level: string }>(`SELECT geometry, json_extract_string(attributes, '$.level') AS level FROM '${dataDir}/tables/hazard_areas/country=fr/*.parquet' WHERE id LIKE 'fr.clay:75%' ORDER BY id LIMIT 1`))[0]!;
+    const [plng, plat] = pointOnFeature(JSON.parse(paris.geometry)).geometry.coordinates as [number, number];
+    const app = await buildTestApp(dir, { sql: t.sql });
+    try {
+      const south = await risksAt(app, my - 0.00002, mx);
+      expect(south.risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toMatchObject({ level: 'low', scope: 'point' });
+      // North of the edge the national layer says moderate, but the department's file has no polygon there.
+      const north = await risksAt(app, my + 0.00002, mx);
+      expect(north.risks.missing['hazards.clay_shrink_swell']).toBe('not_assessed');
+      expect(north.risks.not_assessed).toContain('clay_shrink_swell');
+      const before = (await risksAt(t, plat, plng)).risks.hazards.find((h) => h.type === 'clay_shrink_swell');
+      expect(before).toMatchObject({ level: paris.level });
+      expect((await risksAt(app, plat, plng)).risks.hazards.find((h) => h.type === 'clay_shrink_swell')).toEqual(before);
+    } finally { await app.close(); }
   });
 
   it('serves the highest hazard first: high clay before very low radon', async () => {
