@@ -24,7 +24,7 @@ import { censusSource } from './fr/census/source.ts';
 import { abcZoningSource, rentControlSource, tlvZoningSource } from './fr/housing-zones/source.ts';
 import { statbelPriceSectorsSource, statbelPricesSource } from './be/statbel-prices/source.ts';
 import { caCensusSource } from './ca/census/source.ts';
-import { caAssessmentSource, caTaxRatesSource } from './ca/assessment/source.ts';
+import { caAssessmentSource, caFinancialProfileSource, caTaxRatesSource } from './ca/assessment/source.ts';
 import { cadastreSource } from './fr/cadastre/source.ts';
 import { dpeSource } from './fr/dpe/source.ts';
 import { bdnbSource, rnbSource } from './fr/buildings/source.ts';
@@ -59,7 +59,7 @@ export const SOURCES: readonly Source[] = [
   balSource,
   stationsSource,
   radonSource, seismicSource, claySource, pollutedSitesSource,
-  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource, caTaxRatesSource,
+  censusSource, abcZoningSource, tlvZoningSource, rentControlSource, statbelPricesSource, statbelPriceSectorsSource, buildingStockSource, caCensusSource, caAssessmentSource, caTaxRatesSource, caFinancialProfileSource,
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource, gasparSource,

@@ -47,3 +47,29 @@ export const caTaxRatesSource: Source = {
   tables: ['zone_values'],
   sample: 'datasets/ca/assessment',
 };
+
+/**
+ * MAMH's profil financier des municipalités locales (one CSV a year on Données Québec,
+ * `PF-<edition>-<year>.csv`, with `PF-<edition>-<year>-DescriptionPoste.csv` naming its postes):
+ * one row per local municipality or agglomeration, the territory and population columns then one
+ * column per FIALX poste; FIALX02009 is the standardized average assessed value of one-dwelling
+ * residences, FIALX02010 the standardized average assessed value per dwelling, of the year `an_donnee`.
+ */
+export const caFinancialProfileSource: Source = {
+  id: 'ca.financial-profile',
+  country: 'ca',
+  name: 'Profil financier des municipalités locales (valeurs foncières moyennes uniformisées)',
+  producer: "Ministère des Affaires municipales et de l'Habitation (MAMH), Québec",
+  licence: 'Creative Commons Attribution 4.0 (CC BY 4.0)',
+  licence_url: 'https://creativecommons.org/licenses/by/4.0/',
+  attribution: 'Gouvernement du Québec, MAMH, profil financier des municipalités locales',
+  url: 'https://www.donneesquebec.ca/recherche/dataset/profil-financier-des-municipalites-locales',
+  // Where public code downloads the yearly file (PF-<edition>-<year>.csv); not fetched here.
+  download_url: null,
+  format: 'csv',
+  crs: 'none (joined by municipality code)',
+  encoding: 'utf-8',
+  update_frequency: 'yearly',
+  tables: ['zone_values'],
+  sample: 'datasets/ca/assessment',
+};

@@ -133,14 +133,36 @@ describe('Quebec residents from the census profile sample', () => {
 });
 
 describe("Quebec market: the roll's comparative factor (ca.assessment)", () => {
-  it("serves a Montreal point its municipality's factor, as DuckDB reads MAMH's file; the averages null, said", async () => {
+  it("serves a Montreal point its municipality's factor, as DuckDB reads MAMH's file", async () => {
     const [row] = await duckRows<{ f: string }>(`SELECT CSALX02163 AS f FROM read_csv('${join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv')}', header = true, all_varchar = true) WHERE cod_geo = '66023'`);
     const res = await get('/api/v1/ca/report?lat=45.52351&lng=-73.58549&include=market');
     expect(res.statusCode, res.body).toBe(200);
     const market = CaMarket.parse(ReportResponse.parse(res.json()).data.market);
     expect(market.assessed_values?.market_factor).toMatchObject({ value: Number(row!.f), unit: 'ratio', zone: { level: 'locality', code: '66023' }, period: { start: '2026-01-01', end: '2026-12-31' } });
-    expect(market.assessed_values?.average_single_family).toBeNull();
-    expect(market.missing['assessed_values.average_single_family']).toBe('unavailable');
+  });
+
+  it("serves a Montreal point and Laval's zone route their municipality's standardized average values, as DuckDB reads MAMH's profil financier", async () => {
+    const file = join(REPO_ROOT, 'datasets/ca/assessment/PF-2024-2025.csv');
+    const rows = await duckRows<{ code: string; sf: string; dw: string; year: string }>(
+      `SELECT cod_geo AS code, FIALX02009 AS sf, FIALX02010 AS dw, an_donnee AS year FROM read_csv('${file}', header = true, all_varchar = true) WHERE cod_geo IN ('66023', '65005')`);
+    const of = (code: string) => rows.find((r) => r.code === code)!;
+    const expected = (code: string, value: string) => ({
+      value: Number(value), unit: 'CAD', zone: { level: 'locality', code }, period: { start: `${of(code).year}-01-01`, end: `${of(code).year}-12-31` },
+      sample_size: null, reliability: 'high',
+    });
+    const res = await get('/api/v1/ca/report?lat=45.52351&lng=-73.58549&include=market');
+    const report = ReportResponse.parse(res.json());
+    const market = CaMarket.parse(report.data.market);
+    expect(market.assessed_values?.average_single_family).toMatchObject(expected('66023', of('66023').sf));
+    expect(market.assessed_values?.average_per_dwelling).toMatchObject(expected('66023', of('66023').dw));
+    expect(market.assessed_values?.average_single_family?.definition).toMatch(/FIALX02009/);
+    expect(market.assessed_values?.average_per_dwelling?.definition).toMatch(/FIALX02010/);
+    expect(market.missing['assessed_values.average_single_family']).toBeUndefined();
+    expect(JSON.stringify(report.meta.warnings)).not.toMatch(/average_single_family|average_per_dwelling/);
+    const laval = ZoneResponse.parse((await get('/api/v1/ca/zones/locality/65005?include=market')).json());
+    const lavalMarket = CaMarket.parse(laval.data.market);
+    expect(lavalMarket.assessed_values?.average_single_family).toMatchObject(expected('65005', of('65005').sf));
+    expect(lavalMarket.assessed_values?.average_per_dwelling).toMatchObject(expected('65005', of('65005').dw));
   });
 
   it("serves a Montreal point and Montreal's zone route the municipality's residential tax rate, as DuckDB reads MAMH's données prévisionnelles", async () => {
@@ -156,3 +178,26 @@ describe("Quebec market: the roll's comparative factor (ca.assessment)", () => {
   });
 });
 
+
+describe("Quebec market without MAMH's profil financier", () => {
+  it('serves the factor but the averages null, unavailable, with a warning naming the source', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-noprofile-')), 'data');
+    const ctx = silentContext(dataDir);
+    const zones = jobById('ca.zones')!;
+    for (const argv of zones.samples) await zones.run(ctx, argv);
+    await jobById('ca.assessment')!.run(ctx, ['--input', join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv'), '--year', '2026']);
+    const own = await buildTestApp(dataDir, { sql: t.sql });
+    try {
+      const res = await own.app.inject({ method: 'GET', url: '/api/v1/ca/zones/locality/66023?include=market', headers: { authorization: `Bearer ${own.key}` } });
+      const zone = ZoneResponse.parse(res.json());
+      const market = CaMarket.parse(zone.data.market);
+      expect(market.assessed_values?.market_factor?.value).toBeGreaterThan(0);
+      expect(market.assessed_values?.average_single_family).toBeNull();
+      expect(market.assessed_values?.average_per_dwelling).toBeNull();
+      expect(market.missing['assessed_values.average_single_family']).toBe('unavailable');
+      expect(market.missing['assessed_values.average_per_dwelling']).toBe('unavailable');
+      expect(zone.meta.warnings.map((w) => w.message)).toContain(
+        "assessed_values.average_single_family, assessed_values.average_per_dwelling are null: MAMH's profil financier (ca.financial-profile) is not ingested on this service");
+    } finally { await own.close(); }
+  });
+});

@@ -51,4 +51,58 @@ describe('ca.assessment', () => {
     // The factors of the RFU stay: another partition.
     expect((await duckRows<{ n: bigint }>(`SELECT count(*) AS n FROM '${tableGlob(dataDir, 'ca', 'zone_values')}' WHERE indicator = 'assessment.market_factor'`))[0]!.n).toBe(3n);
   });
+
+  const PROFILE = join(REPO_ROOT, 'datasets/ca/assessment/PF-2024-2025.csv');
+  const PROFILE_HEADER = 'an_edition,an_donnee,cod_geo,nom_organisme,desi_org,cod_mrc,nom_mrc,cod_cm,nom_cm,cod_ra,nom_ra,type_org,population,cod_cp,desc_cp,FIALX01959,FIALX01960,FIALX01961,FIALX01962,FIALX01963,FIALX01977,FIALX02005,FIALX02006,FIALX02007,FIALX02008,FIALX02009,FIALX02010,FIALX02011,FIALX02097';
+  const profileRow = (year: string, code: string, name: string, type: string, single: string, perDwelling: string) =>
+    `2024,${year},${code},${name},V,,,,,06,Montréal,${type},1000,1,0 à 1 999,1000,,,,,,80,20,0,,${single},${perDwelling},500,100`;
+
+  it("writes each municipality's standardized average values of MAMH's profil financier as DuckDB reads the file, the year from an_donnee", async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-profile-')), 'data');
+    const summaries = await ingestCaAssessment(silentContext(dataDir), { path: PROFILE });
+    expect(summaries.map((s) => [s.partition, s.rejects])).toEqual([['ca.financial-profile.2025', 0]]);
+    const source = await duckRows<{ code: string; indicator: string; value: number; year: string }>(`
+      SELECT cod_geo AS code, 'assessment.average_single_family' AS indicator, CAST(FIALX02009 AS DOUBLE) AS value, an_donnee AS year
+        FROM read_csv('${PROFILE}', header = true, all_varchar = true) WHERE type_org = 'Municipalité locale' AND coalesce(FIALX02009, '') <> ''
+      UNION ALL
+      SELECT cod_geo, 'assessment.average_per_dwelling', CAST(FIALX02010 AS DOUBLE), an_donnee
+        FROM read_csv('${PROFILE}', header = true, all_varchar = true) WHERE type_org = 'Municipalité locale' AND coalesce(FIALX02010, '') <> ''
+      ORDER BY code, indicator`);
+    const out = await duckRows<{ code: string; indicator: string; value: number; year: string; unit: string; level: string; end: string; reliability: string; source: string }>(
+      `SELECT code, indicator, value, strftime(period_start, '%Y') AS year, unit, level, strftime(period_end, '%Y-%m-%d') AS end, reliability, source
+         FROM '${tableGlob(dataDir, 'ca', 'zone_values')}' ORDER BY code, indicator`);
+    expect(source).toHaveLength(6);
+    expect(out.map((r) => [r.code, r.indicator, r.value, r.year])).toEqual(source.map((s) => [s.code, s.indicator, s.value, s.year]));
+    expect(new Set(out.map((r) => `${r.level} ${r.unit} ${r.end} ${r.reliability} ${r.source}`))).toEqual(new Set(['locality CAD 2025-12-31 high ca.financial-profile']));
+    // Vaudreuil-Dorion's cells are empty: nothing of it.
+    expect(out.some((r) => r.code === '71083')).toBe(false);
+  });
+
+  it("reads a profile with a BOM, leaves other bodies' rows and empty cells, refuses a bad value or year, one partition per an_donnee", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-ca-profile-bad-'));
+    const file = join(dir, 'PF.csv');
+    await writeFile(file, `\ufeff${PROFILE_HEADER}\r\n${[
+      profileRow('2025', '66023', 'Montréal', 'Municipalité locale', '948200', '521730'),
+      profileRow('2025', '66023', 'Agglomération de Montréal', 'Agglomération', '1', '1'),
+      profileRow('2025', '66032', 'Westmount', 'Municipalité locale', '', '1498600'),
+      profileRow('2024', '65005', 'Laval', 'Municipalité locale', '598000', '431000'),
+      profileRow('2025', '71083', 'Vaudreuil-Dorion', 'Municipalité locale', 'n.d.', '400000'),
+      profileRow('25', '58227', 'Longueuil', 'Municipalité locale', '500000', '400000'),
+    ].join('\r\n')}\r\n`);
+    const summaries = await ingestCaAssessment({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file });
+    expect(summaries.map((s) => [s.partition, s.rows])).toEqual([['ca.financial-profile.2024', 2], ['ca.financial-profile.2025', 3]]);
+    expect(summaries[0]!.rejects).toBe(2);
+    const out = await duckRows<{ code: string; indicator: string; value: number }>(
+      `SELECT code, indicator, value FROM '${tableGlob(join(dir, 'data'), 'ca', 'zone_values')}' WHERE strftime(period_start, '%Y') = '2025' ORDER BY code, indicator`);
+    expect(out.map((r) => [r.code, r.indicator, r.value])).toEqual([
+      ['66023', 'assessment.average_per_dwelling', 521730], ['66023', 'assessment.average_single_family', 948200],
+      ['66032', 'assessment.average_per_dwelling', 1498600],
+    ]);
+    // --year keeps that year's rows only, refusing the others by line.
+    const only = await ingestCaAssessment({ ...silentContext(join(dir, 'data2024')), maxRejectShare: 1 }, { path: file, year: 2024 });
+    expect(only.map((s) => [s.partition, s.rows])).toEqual([['ca.financial-profile.2024', 2]]);
+    expect(only[0]!.rejects).toBe(4);
+    // The RFU without --year is refused before any row.
+    await expect(ingestCaAssessment(silentContext(join(dir, 'rfu')), { path: SAMPLE })).rejects.toThrow(/does not say its fiscal year; give it with --year/);
+  });
 });

@@ -10,13 +10,21 @@ import { definitionOf } from './fields.ts';
 const TABLE = 'zone_values';
 const ROOMS = ['studio', 'one_bedroom', 'two_bedrooms', 'three_bedrooms_plus'] as const;
 /**
- * Fields whose sources are not ingested: MAMH's average values (their poste codes were not found in
- * its open files), registered sales, permits; the tax estimate needs the property's roll value (the
- * roll's values are not ingested) or the single-family average.
+ * Fields whose sources are not ingested: registered sales, permits; the tax estimate needs the
+ * property's roll value (the roll's values are not ingested).
  */
-const PENDING = ['registered_sales', 'assessed_values.average_single_family', 'assessed_values.average_per_dwelling', 'gross_yield', 'property_tax.estimate', 'permits_nearby'] as const;
+const PENDING = ['registered_sales', 'gross_yield', 'property_tax.estimate', 'permits_nearby'] as const;
 const FACTOR = 'assessment.market_factor';
 const TAX_RATE = 'tax.residential_rate';
+/** MAMH's profil financier (ca.financial-profile): the standardized average values of the municipality. */
+const AVERAGES = [
+  { field: 'average_single_family', indicator: 'assessment.average_single_family' },
+  { field: 'average_per_dwelling', indicator: 'assessment.average_per_dwelling' },
+] as const;
+const AVERAGE_WHY: Record<string, string> = {
+  unavailable: "MAMH's profil financier (ca.financial-profile) is not ingested on this service",
+  not_found: "MAMH's profil financier publishes no value for the municipality",
+};
 
 /**
  * Quebec's market over the given zones (the point's rental-survey neighbourhood; a zone route's
@@ -26,8 +34,7 @@ const TAX_RATE = 'tax.residential_rate';
 async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Locale, outsideSurvey: 'not_covered' | 'not_applicable'): Promise<Resolved> {
   const missing: Missing = Object.fromEntries(PENDING.map((f) => [f, 'unavailable']));
   const warnings: Warning[] = [
-    { domain: 'market', code: 'data_unavailable', message: 'assessed_values.average_single_family, assessed_values.average_per_dwelling are null: the poste codes of these averages in MAMH\'s open files were not found, so they are not ingested' },
-    { domain: 'market', code: 'data_unavailable', message: "property_tax.estimate is null: it needs the property's roll value (Quebec's roll values are not ingested) or the single-family average" },
+    { domain: 'market', code: 'data_unavailable', message: "property_tax.estimate is null: it needs the property's roll value (Quebec's roll values are not ingested)" },
     { domain: 'market', code: 'data_unavailable', message: 'registered_sales, gross_yield, permits_nearby are null: registered sales and permits are not ingested yet, and the gross yield is not computed' },
   ];
   const value: CaMarket = {
@@ -38,13 +45,14 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
   const municipality = zones.find((z) => z.level === 'locality') ?? null;
   if (!deps.warehouse.has('ca', TABLE)) {
     missing.average_rent = 'unavailable'; missing.rental_vacancy = 'unavailable'; missing['assessed_values.market_factor'] = 'unavailable'; missing['property_tax.rates.residential'] = 'unavailable';
+    for (const a of AVERAGES) missing[`assessed_values.${a.field}`] = 'unavailable';
     warnings.push({ domain: 'market', code: 'data_unavailable', message: "CMHC's Rental Market Survey (ca.cmhc) is not ingested on this service yet" });
     return { value: { ...value, status: 'unavailable' }, warnings };
   }
   const manifest = await deps.manifests.get('ca');
   const now = deps.clock.now();
-  // The roll's comparative factor and the residential tax rate of the municipality (MAMH, ca.assessment); the averages wait for their files.
-  const municipalRows = municipality ? await valuesOfZones(deps.warehouse, 'ca', TABLE, [municipality], [FACTOR, TAX_RATE]) : [];
+  // The roll's comparative factor, the standardized average values and the residential tax rate of the municipality (MAMH, ca.assessment).
+  const municipalRows = municipality ? await valuesOfZones(deps.warehouse, 'ca', TABLE, [municipality], [FACTOR, TAX_RATE, ...AVERAGES.map((a) => a.indicator)]) : [];
   const factor = municipality ? finestValue(municipalRows, [municipality], FACTOR) : null;
   const rate = municipality ? finestValue(municipalRows, [municipality], TAX_RATE) : null;
   const ingested = (source: string) => manifest.partitions.some((p) => p.table === TABLE && p.sources.some((x) => x.id === source));
@@ -55,6 +63,22 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
   };
   if (!value.assessed_values.market_factor) {
     missing['assessed_values.market_factor'] = !assessmentIngested ? 'unavailable' : !municipality ? outsideSurvey : factor!.reason!;
+  }
+  const profileIngested = ingested('ca.financial-profile');
+  const unserved: { field: string; reason: string }[] = [];
+  for (const a of AVERAGES) {
+    const served = municipality ? finestValue(municipalRows, [municipality], a.indicator) : null;
+    if (served?.value) {
+      value.assessed_values[a.field] = measureOf(served.value, municipality!, definitionOf(`market.assessed_values.${a.field}`, locale), updatedOnOf(served.value, manifest, TABLE, now), now);
+      continue;
+    }
+    const reason = !profileIngested ? 'unavailable' : !municipality ? outsideSurvey : served!.reason!;
+    missing[`assessed_values.${a.field}`] = reason;
+    if (AVERAGE_WHY[reason]) unserved.push({ field: `assessed_values.${a.field}`, reason });
+  }
+  if (unserved.length > 0) {
+    const why = [...new Set(unserved.map((u) => AVERAGE_WHY[u.reason]))].join('; ');
+    warnings.push({ domain: 'market', code: 'data_unavailable', message: `${unserved.map((u) => u.field).join(', ')} ${unserved.length > 1 ? 'are' : 'is'} null: ${why}` });
   }
   value.property_tax.rates.residential = rate?.value ? measureOf(rate.value, municipality!, definitionOf('market.property_tax', locale), updatedOnOf(rate.value, manifest, TABLE, now), now) : null;
   if (!value.property_tax.rates.residential) {
