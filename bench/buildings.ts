@@ -7,6 +7,8 @@ import { openWarehouse } from '../api/core/warehouse.ts';
 import { buildingIdAt } from '../api/location/buildings.ts';
 import { buildingRecord, describeBuilding } from '../api/location/domains/building/fr.ts';
 import { buildingIndexReady } from '../api/location/domains/building/building-index.ts';
+import { createManifests } from '../api/core/manifests.ts';
+import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { fromWgs84 } from '../ingest/core/reproject.ts';
 import { rng } from './generate.ts';
 import { partitionPath } from '../schemas/tables/layout.ts';
@@ -139,6 +141,8 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
   const registry = { bld_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'bld'))).size, evt_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'evt'))).size };
 
   const warehouse = await openWarehouse(dataDir, { tables: ['parcels', 'parcels_cells', 'buildings', 'buildings_cells', 'building_links', 'diagnoses', 'sales', 'property_events', 'properties', 'copro', 'id_registry', 'id_merges'], memoryTables: {} });
+  // No zones, market or hazard tables here: the building's place fields answer unavailable, as on a service without them.
+  const deps = { warehouse, zones: createZoneLookup(warehouse), manifests: createManifests(dataDir), clock: { now: () => new Date() } };
   const tIndex = performance.now();
   const index = await buildingIndexReady(warehouse);
   const index_build_s = +((performance.now() - tIndex) / 1000).toFixed(1);
@@ -153,7 +157,7 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
       const t = performance.now();
       const id = await buildingIdAt(warehouse, point);
       const rec = id ? await buildingRecord(warehouse, id) : null;
-      if (id && rec) { await describeBuilding(warehouse, id, rec, 'fr', useIndex ? index : null); if (useIndex) found++; }
+      if (id && rec) { await describeBuilding(deps, id, rec, 'fr', useIndex ? index : null); if (useIndex) found++; }
       (useIndex ? times : sqlTimes).push(performance.now() - t);
     }
   }

@@ -1,3 +1,4 @@
+import { RELIABILITY_THRESHOLDS as T } from '../../../../schemas/tables/market-indicators.ts';
 import type { FieldDef } from '../types.ts';
 
 type Def = [id: string, fr: [string, string], en: [string, string], unit: string | null, sources: string[], table: string];
@@ -15,9 +16,26 @@ const DEFS: Def[] = [
   ['building.energy_diagnoses', ['Diagnostics énergétiques', "DPE v2 publiés aux adresses du bâtiment (ADEME), hors DPE remplacés"], ['Energy diagnoses', 'DPE v2 published at the addresses of the building (ADEME), replaced ones excluded'], null, ['fr.dpe'], 'diagnoses'],
   ['building.copro', ['Copropriété', "Fiche du registre national d'immatriculation des copropriétés (ANAH) rattachée au bâtiment: sûre par la parcelle ou un DPE qui la nomme, probable par l'adresse ou le point"], ['Co-ownership', "Entry of the national co-ownership registry (ANAH) attached to the building: sure through its parcel or a diagnosis naming it, probable through its address or point"], null, ['fr.rnic'], 'copro'],
   ['building.sales', ['Ventes du bâtiment', 'Mutations DVF depuis 2014 sur les parcelles du bâtiment (rattachement par parcelle)'], ['Sales of the building', 'DVF mutations since 2014 on the parcels of the building (attached through the parcel)'], null, ['fr.dvf', 'fr.dvf-dgfip', 'fr.bdnb'], 'sales'],
+  ['building.median_price_per_m2_24m', ['Prix médian au m² du bâtiment sur 24 mois',
+    `Médiane du prix au m² des ventes du bâtiment (sales[], rattachées par ses parcelles) sur les 24 mois des indicateurs de marché (jusqu'à la fin du mois de la dernière vente publiée): ventes de marché d'un seul appartement ou d'une seule maison ayant un prix au m² (valeur foncière / surface réelle bâtie), comme les médianes de market; range: premier et troisième quartiles; zone null: la valeur décrit le bâtiment, pas une zone. Fiabilité selon le nombre de ventes: high à partir de ${T.high}, medium à partir de ${T.medium}, sinon low, y compris sous ${T.low} ventes (ce sont les ventes du bâtiment, chacune listée dans sales[]). Null (not_found) sans vente au m² dans la fenêtre.`],
+  ['Median price per m² of the building over 24 months',
+    `Median price per m² of the building's sales (sales[], attached through its parcels) over the 24 months of the market indicators (to the end of the month of the latest published sale): market sales of one apartment or one house with a price per m² (sale value / built surface), as market's medians; range: first and third quartiles; zone null: the value describes the building, not a zone. Reliability from the number of sales: high from ${T.high}, medium from ${T.medium}, else low, below ${T.low} sales too (they are the building's own sales, each listed in sales[]). Null (not_found) without a sale with a price per m² in the window.`], 'EUR/m2', ['fr.dvf', 'fr.dvf-dgfip'], 'sales'],
+  ['building.vs_sublocality_level2', ["Écart à l'IRIS",
+    "Écart en % entre median_price_per_m2_24m et la médiane publiée sur 24 mois de l'IRIS du bâtiment (zone contenant un point de son emprise) pour le type de la plupart de ses ventes (appartement à égalité): la même référence que property.vs_sublocality_level2. Null quand la médiane du bâtiment manque (sa raison), sans IRIS (not_found) ou sans médiane publiée de l'IRIS (insufficient_sample)."],
+  ['Difference to the IRIS',
+    "Percent difference between median_price_per_m2_24m and the published 24-month median of the building's IRIS (the zone containing a point of its footprint) for the type most of its sales are (apartment on a tie): the same reference as property.vs_sublocality_level2. Null when the building's median is (its reason), without an IRIS (not_found) or without a published IRIS median (insufficient_sample)."], '%', ['fr.dvf', 'fr.dvf-dgfip', 'fr.contours-iris'], 'market_indicators'],
+  ['building.risks', ['Aléas au bâtiment',
+    "Aléas naturels du domaine risks (mêmes niveaux, même échelle) en un point de l'emprise du bâtiment, du plus élevé au plus faible: retrait-gonflement des argiles à l'emprise (BRGM, portée building), potentiel radon et zone sismique de sa commune (portée locality: les classes qui s'imposent au bâtiment). Un type absent garde la raison du domaine risks sous risks.<type> (not_assessed hors des zones d'argile: absence de zone n'est pas absence de risque). [] et risks: unavailable quand aucune source d'aléa n'est intégrée."],
+  ['Hazards at the building',
+    "Natural hazards of the risks domain (same levels, same scale) at a point of the building's footprint, highest first: clay shrink-swell at the footprint (BRGM, scope building), radon potential and seismic zone of its commune (scope locality: the classes binding the building). An absent type keeps the risks domain's reason under risks.<type> (not_assessed outside the clay zones: absence of zone is not absence of risk). [] and risks: unavailable when no hazard source is ingested."], null, ['fr.clay', 'fr.radon', 'fr.seismic'], 'hazard_areas'],
 ];
 
 /** Fields of data.building in France and the sources that feed them (catalog). */
 export const BUILDING_FIELDS: FieldDef[] = DEFS.map(([id, fr, en, unit, sources, table]) => ({
   id, domain: 'building', label: { fr: fr[0], en: en[0] }, definition: { fr: fr[1], en: en[1] }, unit, sources, table, countries: ['fr'],
 }));
+
+/** The catalog definition of a building field in the locale (a Measure's definition). */
+export function buildingDefinition(id: string, locale: 'fr' | 'en'): string {
+  return BUILDING_FIELDS.find((f) => f.id === id)!.definition[locale];
+}

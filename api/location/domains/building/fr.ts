@@ -8,13 +8,13 @@ import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
 import { buildingIndexOf, type BuildingDiagnosisRow, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
 import type { Resolved, Resolver } from '../types.ts';
+import { placeFields, type BuildingDeps } from './place.ts';
 
 /** Characteristics of spec 2.7 whose sources are not ingested yet: null with reason unavailable. */
 const PENDING: Record<string, string> = {
   'heritage.historic_monument': 'Mérimée historic monuments', 'heritage.protected_area': 'protected areas (AC1, SPR)',
   'social_housing.dwellings': 'RPLS', fiber: 'ARCEP fibre deployment', legal_owners: 'legal persons owning premises',
   electricity_per_meter: 'Enedis consumption per address', energy_potential: 'solar and geothermal potential',
-  median_price_per_m2_24m: 'building-level market indicators', vs_sublocality_level2: 'building-level market indicators', risks: 'hazards at the building',
 };
 
 /**
@@ -85,7 +85,8 @@ export async function buildingRecord(warehouse: Warehouse, id: string): Promise<
  * data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its
  * sales (by parcel): from the in-memory building index once built, else by SQL (same answers).
  */
-export async function describeBuilding(warehouse: Warehouse, id: string, a: BuildingAttributes, locale: Locale, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<Resolved> {
+export async function describeBuilding(deps: BuildingDeps, id: string, a: BuildingAttributes, locale: Locale, index: BuildingIndex | null = buildingIndexOf(deps.warehouse)): Promise<Resolved> {
+  const { warehouse } = deps;
   const missing: Missing = {};
   const warnings: Warning[] = [];
   const list = (xs: string[]) => xs.join('|');
@@ -129,6 +130,9 @@ export async function describeBuilding(warehouse: Warehouse, id: string, a: Buil
     sales_attachment: 'parcel', median_price_per_m2_24m: null, vs_sublocality_level2: null, risks: [],
     missing,
   };
+  // Its 24-month median, the IRIS comparison and its hazards, read at the building's own point (place.ts).
+  const atPlace = await placeFields(deps, id, sales, locale);
+  Object.assign(building, atPlace.value); Object.assign(missing, atPlace.missing); warnings.push(...atPlace.warnings);
   for (const [k, f] of [['type', a.type], ['construction_year', building.construction_year], ['levels', building.levels], ['dwellings', building.dwellings], ['height_m', building.height_m], ['footprint_m2', a.footprint_m2], ['materials.walls', a.materials.walls], ['materials.roof', a.materials.roof], ['address', building.address]] as const) {
     if (f === null) missing[k] = 'not_found';
   }
@@ -164,5 +168,5 @@ export const frBuilding: Resolver = async (deps, ctx) => {
   }
   const record = l.building_id ? await buildingRecord(deps.warehouse, l.building_id) : null;
   if (!l.building_id || !record) return { value: { status: 'not_covered', missing: { building: 'not_found' } }, warnings: [] };
-  return describeBuilding(deps.warehouse, l.building_id, record, ctx.locale);
+  return describeBuilding(deps, l.building_id, record, ctx.locale);
 };

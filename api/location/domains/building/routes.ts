@@ -50,7 +50,7 @@ export function buildingByIdRoute(deps: LocationRouteDeps): AnyRoute {
       if (kept !== id) return reply.code(301).header('location', `/api/v1/fr/buildings/${kept}`).send({ moved_to: kept });
       const record = await buildingRecord(deps.warehouse, id);
       if (!record) throw new ApiError('building_not_found', `no building ${id}`, { building_id: id });
-      const { value, warnings } = await describeBuilding(deps.warehouse, id, record, localeOf(request, query.locale));
+      const { value, warnings } = await describeBuilding(deps, id, record, localeOf(request, query.locale));
       return envelope(request, deps.clock, { building: value }, warnings);
     },
   };

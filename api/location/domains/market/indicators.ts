@@ -33,6 +33,23 @@ export async function indicatorWindow(warehouse: Warehouse): Promise<{ start: st
   return window;
 }
 
+/**
+ * The published 24-month median price per m² of an IRIS (sublocality_level2) for a property type:
+ * the reference of vs_sublocality_level2 (property, building). Null when the IRIS has no row for
+ * the type or too few sales to publish one (reliability null).
+ */
+export async function irisMedian24m(warehouse: Warehouse, irisCode: string, type: 'apartment' | 'house'): Promise<number | null> {
+  if (!warehouse.has('fr', 'market_indicators_mem')) return null;
+  const [row] = await warehouse.query<{ median: number }>(
+    `SELECT median FROM fr_market_indicators_mem WHERE level = 'sublocality_level2' AND code = $1 AND property_type = $2 AND period = '24m' AND reliability IS NOT NULL LIMIT 1`, [irisCode, type]);
+  return row?.median ?? null;
+}
+
+/** Percent difference of a price per m² to a reference median, to one decimal (3.2 means 3.2 % above). */
+export function percentDifference(value: number, reference: number): number {
+  return Math.round((value / reference - 1) * 1000) / 10;
+}
+
 const RANK = { high: 2, medium: 1, low: 0 } as const;
 
 /**

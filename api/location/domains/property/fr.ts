@@ -10,6 +10,7 @@ import type { Resolved, Resolver, ResolveContext } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
 import { buildingIndexOf, type BuildingIndex } from '../building/building-index.ts';
+import { irisMedian24m, percentDifference } from '../market/indicators.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
 export type PropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
@@ -137,8 +138,8 @@ export async function describeProperty(warehouse: Warehouse, clock: Clock, p: Pr
   if (value.reason) missing.value_today = value.reason;
   let vs: number | null = null;
   if (value.value && valued?.iris_code && valued.surface) {
-    const m = await warehouse.query<{ median: number }>(`SELECT median FROM fr_market_indicators WHERE level = 'sublocality_level2' AND code = $1 AND property_type = $2 AND period = '24m' AND reliability IS NOT NULL LIMIT 1`, [valued.iris_code, p.type]);
-    if (m[0]) vs = Math.round(((value.value.value / valued.surface) / m[0].median - 1) * 1000) / 10;
+    const median = await irisMedian24m(warehouse, valued.iris_code, p.type);
+    if (median !== null) vs = percentDifference(value.value.value / valued.surface, median);
   }
   if (vs === null) missing.vs_sublocality_level2 = value.value ? 'insufficient_sample' : missing.value_today ?? 'not_found';
   const others = p.building_id ? (await propertiesOfBuilding(warehouse, p.building_id)).filter((o) => o.id !== p.id) : [];

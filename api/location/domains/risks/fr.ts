@@ -2,7 +2,9 @@ import { RADON_INDICATOR } from '../../../../datasets/fr/radon/source.ts';
 import { SEISMIC_INDICATOR } from '../../../../datasets/fr/seismic/source.ts';
 import { GASPAR_INDICATOR } from '../../../../datasets/fr/gaspar/source.ts';
 import { GASPAR_RISKS } from '../../../../datasets/fr/gaspar/nomenclature.ts';
+import type { Locale } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
+import type { Location } from '../../../../schemas/location.ts';
 import type { Hazard, HazardLevel, HazardType } from '../../../../schemas/hazard.ts';
 import type { FrLocalityRisks, FrRisks } from '../../../../schemas/risks.ts';
 import type { z } from 'zod';
@@ -39,48 +41,77 @@ const COMMUNE_HAZARDS: { type: HazardType; indicator: string; levels: Record<num
 /** Parts of France's risks whose source is not ingested yet: null or absent with reason unavailable, named in meta.warnings. */
 const PENDING: { path: string; source: string }[] = [];
 
-/** data.risks in France (spec 2.10) at the commune of the point. */
-export const frRisks: Resolver = async (deps, ctx) => {
-  const zones = COMMUNE_LEVELS.map((l) => ctx.location.zones[l]).filter((z): z is Zone => z !== null);
+/** Where hazards are looked for: a position, its precision, its zones and its building (a located place, or a building's own point). */
+export type HazardPlace = Pick<Location, 'precision' | 'latitude' | 'longitude' | 'building_id' | 'zones'>;
+
+/** What frHazardsAt finds: the hazards (unsorted), the types assessed and not, each absent type's reason, a warning per source not served here. */
+export interface FoundHazards { hazards: Hazard[]; assessed: HazardType[]; notAssessed: HazardType[]; missing: Missing; warnings: Warning[]; unavailable: number; sources: number }
+
+/**
+ * France's hazards at a place (spec 2.5): the radon and seismic classes of its commune (scope
+ * locality) and the clay exposure at its point (scope building when its building is known, else
+ * point). data.risks.hazards and data.building.risks (building/risks.ts) are both this; `prefix`
+ * is the path their absence reasons and warnings are named under (hazards.<type>, risks.<type>).
+ */
+export async function frHazardsAt(deps: Pick<Parameters<Resolver>[0], 'warehouse'>, place: HazardPlace, locale: Locale, prefix = 'hazards'): Promise<FoundHazards> {
+  const zones = COMMUNE_LEVELS.map((l) => place.zones[l]).filter((z): z is Zone => z !== null);
   const missing: Missing = {};
-  const warnings: Warning[] = PENDING.map((p) => ({ domain: 'risks', code: 'data_unavailable', message: `${p.path}: not ingested yet (${p.source})` }));
-  for (const p of PENDING) missing[p.path] = 'unavailable';
+  const warnings: Warning[] = [];
   const hazards: Hazard[] = [];
   const assessed: HazardType[] = [];
   const notAssessed: HazardType[] = [];
   const ingested = deps.warehouse.has('fr', HAZARD_VALUES);
-  // The commune classes from the in-process copy of the hazard values (a lookup, not a query).
-  const byZone = ingested ? await zoneValuesByZone(deps.warehouse, 'fr', HAZARD_VALUES) : new Map<string, ZoneValue[]>();
-  const wanted = new Set([...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]);
-  const rows = zones.flatMap((z) => byZone.get(`${z.level}|${z.code}`) ?? []).filter((r) => wanted.has(r.indicator));
+  const rows = await communeRows(deps, zones, ingested);
   let unavailable = 0;
   for (const h of COMMUNE_HAZARDS) {
     const chosen = finestValue(rows, zones, h.indicator);
     const level = chosen.value ? h.levels[chosen.value.value!] : undefined;
     if (level) {
-      hazards.push(hazardOf(h.type, level, 'locality', ctx.locale));
+      hazards.push(hazardOf(h.type, level, 'locality', locale));
       assessed.push(h.type);
     } else if (!ingested || !(await hasIndicator(deps, h.indicator))) {
       // The source is not served here: a momentary absence, not an assessment.
-      missing[`hazards.${h.type}`] = 'unavailable';
+      missing[`${prefix}.${h.type}`] = 'unavailable';
       unavailable++;
-      warnings.push({ domain: 'risks', code: 'data_unavailable', message: `hazards.${h.type}: its source is not ingested on this service` });
+      warnings.push({ domain: 'risks', code: 'data_unavailable', message: `${prefix}.${h.type}: its source is not ingested on this service` });
     } else {
       // Published for the country but not for this commune: nothing to say at this point.
       notAssessed.push(h.type);
-      missing[`hazards.${h.type}`] = zones.length === 0 ? 'not_covered' : 'not_found';
+      missing[`${prefix}.${h.type}`] = zones.length === 0 ? 'not_covered' : 'not_found';
     }
   }
-  const clay = await clayAt(deps, ctx);
+  const clay = await clayAt(deps, place, locale);
   if ('hazard' in clay) { hazards.push(clay.hazard); assessed.push('clay_shrink_swell'); } else {
-    missing['hazards.clay_shrink_swell'] = clay.reason;
+    missing[`${prefix}.clay_shrink_swell`] = clay.reason;
     if (clay.reason === 'not_assessed') notAssessed.push('clay_shrink_swell');
-    if (clay.reason === 'unavailable') { unavailable++; warnings.push({ domain: 'risks', code: 'data_unavailable', message: 'hazards.clay_shrink_swell: its source (fr.clay) is not ingested on this service' }); }
+    if (clay.reason === 'unavailable') { unavailable++; warnings.push({ domain: 'risks', code: 'data_unavailable', message: `${prefix}.clay_shrink_swell: its source (fr.clay) is not ingested on this service` }); }
   }
+  return { hazards, assessed, notAssessed, missing, warnings, unavailable, sources: COMMUNE_HAZARDS.length + 1 };
+}
+
+/** The hazard values (commune classes, GASPAR) of the zones, from the in-process copy of the table (a lookup, not a query). */
+async function communeRows(deps: Pick<Parameters<Resolver>[0], 'warehouse'>, zones: Zone[], ingested: boolean): Promise<ZoneValue[]> {
+  const byZone = ingested ? await zoneValuesByZone(deps.warehouse, 'fr', HAZARD_VALUES) : new Map<string, ZoneValue[]>();
+  const wanted = new Set([...COMMUNE_HAZARDS.map((h) => h.indicator), GASPAR_INDICATOR]);
+  return zones.flatMap((z) => byZone.get(`${z.level}|${z.code}`) ?? []).filter((r) => wanted.has(r.indicator));
+}
+
+/** data.risks in France (spec 2.10) at the commune of the point. */
+export const frRisks: Resolver = async (deps, ctx) => {
+  const zones = COMMUNE_LEVELS.map((l) => ctx.location.zones[l]).filter((z): z is Zone => z !== null);
+  const found = await frHazardsAt(deps, ctx.location, ctx.locale);
+  const missing: Missing = {};
+  const warnings: Warning[] = PENDING.map((p) => ({ domain: 'risks', code: 'data_unavailable', message: `${p.path}: not ingested yet (${p.source})` }));
+  for (const p of PENDING) missing[p.path] = 'unavailable';
+  Object.assign(missing, found.missing);
+  warnings.push(...found.warnings);
+  const { hazards, assessed, notAssessed } = found;
+  const ingested = deps.warehouse.has('fr', HAZARD_VALUES);
+  const rows = await communeRows(deps, zones, ingested);
   for (const e of ['flood', 'landslide', 'coastal_erosion', 'wildfire'] as const) if (hazardEntry(e).notAssessedIn.includes('fr')) notAssessed.push(e);
   hazards.sort(byLevelDesc);
   const value: FrRisks = {
-    status: unavailable === COMMUNE_HAZARDS.length + 1 ? 'unavailable' : 'partial',
+    status: found.unavailable === found.sources ? 'unavailable' : 'partial',
     hazards,
     not_assessed: notAssessed,
     summary: { highest_level: hazards[0]?.level ?? null, notable: hazards.filter((h) => isNotable(h.level)).map((h) => h.type), assessed, not_assessed: notAssessed },
@@ -142,7 +173,7 @@ async function localityAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolve
 }
 
 /** Whether the table holds the indicator anywhere (a commune absent from a served source is not an outage). */
-async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): Promise<boolean> {
+async function hasIndicator(deps: Pick<Parameters<Resolver>[0], 'warehouse'>, indicator: string): Promise<boolean> {
   return (await zoneValueIndicators(deps.warehouse, 'fr', HAZARD_VALUES)).has(indicator);
 }
 
@@ -153,20 +184,20 @@ async function hasIndicator(deps: Parameters<Resolver>[0], indicator: string): P
  * not assessed: absence of zone is not absence of risk (spec 2.5). Where a departmental file of
  * BRGM is ingested (fr.clay --department), it replaces the national layer in that department.
  */
-async function clayAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1]): Promise<{ hazard: Hazard } | { reason: 'unavailable' | 'insufficient_precision' | 'not_assessed' }> {
+async function clayAt(deps: Pick<Parameters<Resolver>[0], 'warehouse'>, place: HazardPlace, locale: Locale): Promise<{ hazard: Hazard } | { reason: 'unavailable' | 'insufficient_precision' | 'not_assessed' }> {
   // The areas table holds other layers (SIS): clay is unavailable unless its own layer is there.
   if (!deps.warehouse.has('fr', AREAS) || !(await servedLayers(deps, 'fr')).has(CLAY_LAYER)) return { reason: 'unavailable' };
-  const { precision, latitude, longitude, building_id: building } = ctx.location;
+  const { precision, latitude, longitude, building_id: building } = place;
   if (precision === 'street' || precision === 'locality') return { reason: 'insufficient_precision' };
   // A department with its own BRGM file is served from it alone; elsewhere the national layer.
-  const department = ctx.location.zones.administrative_area_level2?.code ?? null;
+  const department = place.zones.administrative_area_level2?.code ?? null;
   const own = department !== null && (await areaAttributeValues(deps.warehouse, 'fr', AREAS, CLAY_LAYER, 'department')).has(department);
   const hits = (await areasAt(deps.warehouse, 'fr', AREAS, longitude, latitude))
     .filter((a) => a.layer === CLAY_LAYER && (own ? a.attributes?.department === department : a.attributes?.department === undefined));
   const levels = hits.map((h) => h.attributes?.level as HazardLevel).filter((l) => CLAY_LEVELS.includes(l));
   if (levels.length === 0) return { reason: 'not_assessed' };
   const level = CLAY_LEVELS.filter((l) => levels.includes(l)).at(-1)!;
-  return { hazard: hazardOf('clay_shrink_swell', level, building ? 'building' : 'point', ctx.locale) };
+  return { hazard: hazardOf('clay_shrink_swell', level, building ? 'building' : 'point', locale) };
 }
 
 /**

@@ -16,7 +16,7 @@ const AREAS = 'hazard_areas';
 const ORDER: readonly HazardLevel[] = ['very_low', 'low', 'moderate', 'present', 'high', 'very_high'];
 
 /** Layers of the table holding at least one area (a layer not ingested is an outage, not an assessment). */
-export function servedLayers(deps: Deps, country: Country): Promise<Set<string>> {
+export function servedLayers(deps: Pick<Deps, 'warehouse'>, country: Country): Promise<Set<string>> {
   return areaLayers(deps.warehouse, country, AREAS);
 }
 

@@ -16,12 +16,26 @@ import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
 import { partitionPath, tableGlob } from '../../../../../schemas/tables/layout.ts';
 import { samplesDataDir } from '../../../../helpers/samples.ts';
+import { createManifests } from '../../../../../api/core/manifests.ts';
+import type { Warehouse } from '../../../../../api/core/warehouse.ts';
+import { createZoneLookup } from '../../../../../api/location/zones/lookup.ts';
+import { buildingPoint, type BuildingPlace } from '../../../../../api/location/domains/building/place.ts';
+import { buildingMarket } from '../../../../../api/location/domains/building/market.ts';
+import { buildingRisks } from '../../../../../api/location/domains/building/risks.ts';
+import { reprojectGeometry, toWgs84 } from '../../../../../ingest/core/reproject.ts';
+import { booleanPointInPolygon, pointOnFeature } from '@turf/turf';
+import type { Polygon } from 'geojson';
+import { ZONE_LEVEL_ORDER, type Zones } from '../../../../../schemas/zone.ts';
 
 const BAN = join(REPO_ROOT, 'datasets/fr/ban/adresses-75.csv');
 let dataDir: string;
 let t: TestApp;
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.key}` } });
 const ids = async () => duckRows<{ key: string; id: string }>(`SELECT key, id FROM read_parquet('${tableGlob(dataDir, 'fr', 'id_registry')}') ORDER BY key`);
+/** What describeBuilding reads: the app's warehouse, a zone lookup on it, the samples' manifests and the test clock. */
+const deps = () => ({ warehouse: t.warehouse, zones: createZoneLookup(t.warehouse), manifests: createManifests(dataDir), clock: t.clock });
+/** data.building of every sample building, as the index-versus-SQL test computed it (the tests after it read them). */
+const described = new Map<string, Extract<FrBuilding, { id: string }>>();
 
 beforeAll(async () => {
   ({ dataDir } = await samplesDataDir('lds-building-'));
@@ -65,6 +79,142 @@ describe('heritage and electricity per meter from the BDNB', () => {
   });
 });
 
+describe("every sample building: the index and SQL paths, its 24-month median, its difference to the IRIS, its hazards (before the tests re-ingesting)", () => {
+  it('answers the same from the in-memory building index as by SQL, for every building of the samples', async () => {
+    const index = await buildingIndexReady(t.warehouse);
+    expect(index).not.toBeNull();
+    const ids = await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') ORDER BY id`);
+    let withSales = 0, withDiagnoses = 0;
+    for (const { id } of ids) {
+      const record = (await buildingRecord(t.warehouse, id))!;
+      const fromIndex = await describeBuilding(deps(), id, record, 'fr', index);
+      expect(fromIndex).toEqual(await describeBuilding(deps(), id, record, 'fr', null));
+      expect(await propertiesOfBuilding(t.warehouse, id, index)).toEqual(await propertiesOfBuilding(t.warehouse, id, null));
+      const b = fromIndex.value as Extract<FrBuilding, { id: string }>;
+      described.set(id, b);
+      if (b.sales.length > 0) withSales++;
+      if (b.energy_diagnoses.length > 0) withDiagnoses++;
+    }
+    expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
+  });
+
+  type Expected = { building: string; n: number; median: number; q1: number; q3: number; houses: number; irises: number; iris: string; start: string; end: string; iris_median: number | null; iris_n: number | null };
+
+  it('serves for every sample building with sales in the window the median, quartiles and sample DuckDB computes over the sales table, and the percent difference to its IRIS', async () => {
+    expect(described.size).toBeGreaterThan(200);
+    // One grouped query for all buildings: the market's window (24 months to the end of the month of the latest priced sale), the
+    // building's priced apartment and house sales on its parcels, and the IRIS median of the type most of them are.
+    const rows = await duckRows<Expected>(`
+      WITH s AS (SELECT * FROM read_parquet('${tableGlob(dataDir, 'fr', 'sales')}') WHERE price_per_m2 IS NOT NULL AND property_type IN ('apartment', 'house')),
+        e AS (SELECT last_day(max(date)) AS e FROM s),
+        win AS (SELECT s.*, e.e FROM s, e WHERE s.date > e.e - INTERVAL 24 MONTH AND s.date <= e.e),
+        b AS (SELECT id, CAST(json_extract(attributes, '$.parcels') AS VARCHAR[]) AS parcels FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}')),
+        per AS (SELECT b.id AS building, count(*)::INTEGER AS n, quantile_cont(w.price_per_m2, 0.5) AS median, quantile_cont(w.price_per_m2, 0.25) AS q1, quantile_cont(w.price_per_m2, 0.75) AS q3,
+            count(*) FILTER (WHERE w.property_type = 'house')::INTEGER AS houses, count(DISTINCT w.iris_code)::INTEGER AS irises, any_value(w.iris_code) AS iris,
+            strftime(CAST(any_value(w.e) - INTERVAL 24 MONTH + INTERVAL 1 DAY AS DATE), '%Y-%m-%d') AS start, strftime(any_value(w.e), '%Y-%m-%d') AS "end"
+          FROM b JOIN win w ON list_has_any(w.parcels, b.parcels) GROUP BY b.id),
+        iris AS (SELECT iris_code, property_type, count(*)::INTEGER AS n, quantile_cont(price_per_m2, 0.5) AS median FROM win GROUP BY iris_code, property_type)
+      SELECT per.*, iris.median AS iris_median, iris.n AS iris_n FROM per
+      LEFT JOIN iris ON iris.iris_code = per.iris AND iris.property_type = CASE WHEN per.houses > per.n - per.houses THEN 'house' ELSE 'apartment' END
+      ORDER BY per.building`);
+    expect(rows.length).toBeGreaterThan(30);
+    const expected = new Map(rows.map((r) => [r.building, r]));
+    let compared = 0, unpublishedIris = 0, outOfWindow = 0, noSale = 0;
+    for (const [id, b] of described) {
+      const w = expected.get(id);
+      if (!w) {
+        // No priced sale in the window: null with not_found, and nothing to compare.
+        expect([b.median_price_per_m2_24m, b.vs_sublocality_level2]).toEqual([null, null]);
+        expect([b.missing.median_price_per_m2_24m, b.missing.vs_sublocality_level2]).toEqual(['not_found', 'not_found']);
+        if (b.sales.length > 0) outOfWindow++; else noSale++;
+        continue;
+      }
+      expect(b.median_price_per_m2_24m).toEqual({
+        value: Math.round(w.median), unit: 'EUR/m2', period: { start: w.start, end: w.end }, zone: null, sample_size: w.n,
+        reliability: w.n >= 30 ? 'high' : w.n >= 10 ? 'medium' : 'low', range: { low: Math.round(w.q1), high: Math.round(w.q3) },
+        definition: expect.stringMatching(/^Médiane du prix au m² des ventes du bâtiment/), updated_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), stale: expect.any(Boolean),
+      });
+      expect(b.missing.median_price_per_m2_24m).toBeUndefined();
+      // The sales of a building lie in one IRIS, the one containing its footprint.
+      expect(w.irises).toBe(1);
+      if (w.iris_n !== null && w.iris_n >= 5) {
+        expect(b.vs_sublocality_level2).toBe(Math.round((w.median / w.iris_median! - 1) * 1000) / 10);
+        expect(b.missing.vs_sublocality_level2).toBeUndefined();
+        compared++;
+      } else {
+        // Fewer than 5 sales of the type in the IRIS: its median is not published.
+        expect(b.vs_sublocality_level2).toBeNull();
+        expect(b.missing.vs_sublocality_level2).toBe('insufficient_sample');
+        unpublishedIris++;
+      }
+    }
+    expect(compared).toBeGreaterThan(10);
+    expect([unpublishedIris, outOfWindow, noSale].every((n) => n > 0)).toBe(true);
+    // None of the three is named among the sources not ingested any more.
+    const res = await get(`/api/v1/fr/buildings/${rows[0]!.building}`);
+    expect(res.json().meta.warnings.map((x: { message: string }) => x.message)).not.toContainEqual(expect.stringMatching(/^(median_price_per_m2_24m|vs_sublocality_level2|risks)\b/));
+  });
+
+  it("serves at every sample building the clay exposure the BRGM file draws at its footprint (scope building), and the risks domain's hazards at its point", async () => {
+    const file = JSON.parse(await readFile(join(REPO_ROOT, 'datasets/fr/clay/ExpoArgile_Fxx_L93.geojson'), 'utf8')) as { crs: { properties: { name: string } }; features: { properties: { NIVEAU: number }; geometry: Polygon }[] };
+    const project = toWgs84(file.crs.properties.name);
+    const polygons = file.features.map((f) => ({ level: (['low', 'moderate', 'high'] as const)[f.properties.NIVEAU - 1]!, geometry: reprojectGeometry(f.geometry, project) as Polygon }));
+    // The point the building is read at: turf's pointOnFeature of its RNB footprint (its centroid when inside), from one read of the table.
+    const footprints = await duckRows<{ id: string; geometry: string }>(`SELECT id, geometry FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}')`);
+    const points = new Map(footprints.map((f) => { const [longitude, latitude] = pointOnFeature(JSON.parse(f.geometry) as Polygon).geometry.coordinates as [number, number]; return [f.id, { latitude, longitude }]; }));
+    const counts = { high: 0, moderate: 0, low: 0, none: 0 };
+    for (const [id, b] of described) {
+      const p = points.get(id)!;
+      const levels = polygons.filter((x) => booleanPointInPolygon([p.longitude, p.latitude], x.geometry)).map((x) => x.level);
+      const want = (['high', 'moderate', 'low'] as const).find((l) => levels.includes(l));
+      const clay = b.risks.filter((h) => h.type === 'clay_shrink_swell');
+      if (want) {
+        expect(clay).toEqual([{ type: 'clay_shrink_swell', level: want, scope: 'building', label: expect.stringMatching(/^Retrait-gonflement des argiles : /) }]);
+        expect(b.missing['risks.clay_shrink_swell']).toBeUndefined();
+      } else {
+        expect(clay).toEqual([]);
+        expect(b.missing['risks.clay_shrink_swell']).toBe('not_assessed');
+      }
+      counts[want ?? 'none']++;
+    }
+    expect(Object.values(counts).every((n) => n > 0)).toBe(true);
+
+    // An Abzac building in the high block and a Paris building outside every clay block: the report's risks at the same point give the same hazards.
+    const inAbzac = [...described.values()].find((b) => b.risks.some((h) => h.type === 'clay_shrink_swell' && h.level === 'high'))!;
+    const inParis = [...described.values()].find((b) => b.address?.includes('Paris') && b.missing['risks.clay_shrink_swell'] === 'not_assessed')!;
+    for (const b of [inAbzac, inParis]) {
+      const p = points.get(b.id)!;
+      expect(p).toEqual(await buildingPoint(t.warehouse, b.id));
+      const report = (await get(`/api/v1/fr/report?lat=${p.latitude}&lng=${p.longitude}&include=risks&locale=en`)).json().data;
+      expect(report.location.building_id).toBe(b.id);
+      const en = (await get(`/api/v1/fr/buildings/${b.id}?locale=en`)).json().data.building;
+      expect(en.risks).toEqual(report.risks.hazards);
+      // Highest first; the commune's classes are kept with scope locality.
+      expect(en.risks.some((h: { scope: string }) => h.scope === 'locality')).toBe(true);
+    }
+    expect(inAbzac.risks[0]).toMatchObject({ type: 'clay_shrink_swell', level: 'high', scope: 'building' });
+    expect(inParis.risks.map((h) => h.type)).not.toContain('clay_shrink_swell');
+  });
+
+  it('answers unavailable with a warning where sales, IRIS boundaries or hazard sources are not ingested', async () => {
+    const none = { has: () => false } as unknown as Warehouse;
+    const manifests = { get: async () => ({ partitions: [] }) } as unknown as ReturnType<typeof createManifests>;
+    const sale = { id: 's', date: '2025-01-10', lots: null, property_type: 'apartment' as const, rooms: 2, surface: 40, price: 400_000, price_per_m2: 10_000 };
+    const market = await buildingMarket({ warehouse: none, manifests, clock: t.clock }, [sale], null, 'fr');
+    expect(market.value).toEqual({ median_price_per_m2_24m: null, vs_sublocality_level2: null });
+    expect(market.missing).toEqual({ median_price_per_m2_24m: 'unavailable', vs_sublocality_level2: 'unavailable' });
+    expect(market.warnings).toHaveLength(1);
+    // Sales served, IRIS boundaries not: the median, but no comparison.
+    const noZones: BuildingPlace = { latitude: 48.86, longitude: 2.36, zones: Object.fromEntries(ZONE_LEVEL_ORDER.map((l) => [l, null])) as Zones, levels: new Set() };
+    const served = await buildingMarket({ warehouse: t.warehouse, manifests, clock: t.clock }, [sale], noZones, 'fr');
+    expect(served.value.median_price_per_m2_24m).toMatchObject({ value: 10_000, sample_size: 1, reliability: 'low', range: { low: 10_000, high: 10_000 }, zone: null });
+    expect(served.missing).toEqual({ vs_sublocality_level2: 'unavailable' });
+    expect(served.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^vs_sublocality_level2: IRIS boundaries/)]);
+    const risks = await buildingRisks({ warehouse: none }, 'bld_x', noZones, 'fr');
+    expect(risks).toEqual({ value: [], missing: { risks: 'unavailable' }, warnings: [{ domain: 'building', code: 'data_unavailable', message: expect.stringMatching(/^risks: /) }] });
+  });
+});
+
 describe('GET /api/v1/fr/building and /buildings/{id}', () => {
   it('serves the building at an address: RNB footprint, BDNB values as Features, diagnoses at its address, sales on its parcel', async () => {
     const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM '${partitionPath(dataDir, 'fr', 'building_links', 'rnb-75')}' WHERE kind = 'parcel'`);
@@ -92,23 +242,6 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     const byId = await get(`/api/v1/fr/buildings/${b.id}`);
     expect(byId.statusCode).toBe(200);
     expect(byId.json().data.building).toEqual(b);
-  });
-
-  it('answers the same from the in-memory building index as by SQL, for every building of the samples', async () => {
-    const index = await buildingIndexReady(t.warehouse);
-    expect(index).not.toBeNull();
-    const ids = await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') ORDER BY id`);
-    let withSales = 0, withDiagnoses = 0;
-    for (const { id } of ids) {
-      const record = (await buildingRecord(t.warehouse, id))!;
-      const fromIndex = await describeBuilding(t.warehouse, id, record, 'fr', index);
-      expect(fromIndex).toEqual(await describeBuilding(t.warehouse, id, record, 'fr', null));
-      expect(await propertiesOfBuilding(t.warehouse, id, index)).toEqual(await propertiesOfBuilding(t.warehouse, id, null));
-      const b = fromIndex.value as Extract<FrBuilding, { id: string }>;
-      if (b.sales.length > 0) withSales++;
-      if (b.energy_diagnoses.length > 0) withDiagnoses++;
-    }
-    expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
   });
 
   it('serves the co-ownership registry entry of the building, sure by its parcel or probable by its address, with the label in the locale', async () => {
