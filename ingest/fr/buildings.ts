@@ -156,8 +156,11 @@ async function readOwners(owners: string, links: string, rejects: { line: number
  * id) into fr/buildings (areas table kind: the footprint, id = our bld_ id from the registry keyed
  * by the RNB id and the BDNB group id) and fr/building_links (address, parcel, rnb, bdnb), one
  * partition per department named from the rows (`rnb-75`). Each characteristic keeps the value of
- * every source (fichiers fonciers, BD TOPO) for the Feature's alternatives. Demolished buildings
- * are skipped; broken rows rejected with their line; a file lacking a column fails naming it.
+ * every source (fichiers fonciers, BD TOPO) for the Feature's alternatives. The export's optional
+ * columns (Mérimée, Enedis, RPLS) and owner tables (`owners`: proprietaire and
+ * rel_batiment_groupe_proprietaire) feed their fields when given; without them the fields are left
+ * out of the record (served unavailable). Demolished buildings are skipped; broken rows rejected
+ * with their line; a file lacking a column fails naming it.
  */
 export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?: JobInput | null; owners?: { owners: JobInput; links: JobInput } | null }): Promise<PartitionSummary[]> {
   const early: { line: number; why: string; raw: unknown }[] = [];

@@ -76,6 +76,19 @@ describe('heritage, electricity per meter, social housing and legal owners from 
     }
     expect([monuments, none, kwh, social, notSocial, owned, notOwned].every((n) => n > 5)).toBe(true);
   });
+
+  it('answers unavailable, as before, for a building whose BDNB export had no RPLS column nor owner tables', async () => {
+    const [{ building_id: id }] = await duckRows<{ building_id: string }>(`SELECT building_id FROM read_parquet('${tableGlob(dataDir, 'fr', 'building_links')}') WHERE kind = 'bdnb' ORDER BY building_id LIMIT 1`);
+    const record = (await buildingRecord(t.warehouse, id))!;
+    expect(record.social_housing_dwellings).toBeDefined();
+    expect(record.legal_owners).toBeDefined();
+    const { social_housing_dwellings: _s, legal_owners: _o, ...bare } = record;
+    const { value, warnings } = await describeBuilding(t.warehouse, id, bare, 'fr');
+    const b = value as FrBuilding;
+    expect([b.social_housing.dwellings, b.legal_owners]).toEqual([null, null]);
+    expect([b.missing['social_housing.dwellings'], b.missing.legal_owners]).toEqual(['unavailable', 'unavailable']);
+    expect(warnings.map((w) => w.message)).toEqual(expect.arrayContaining(['social_housing.dwellings: not ingested yet (RPLS)', 'legal_owners: not ingested yet (legal persons owning premises)']));
+  });
 });
 
 describe('GET /api/v1/fr/building and /buildings/{id}', () => {
