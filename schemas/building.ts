@@ -32,10 +32,21 @@ export const BuildingSale = z.object({
 });
 
 /**
+ * One legal person owning premises in the building (spec 2.7 legal_owners), as DGFiP's fichiers
+ * des locaux des personnes morales name it through the BDNB; natural persons are never published.
+ */
+export const LegalOwner = z.object({
+  name: z.string().describe('denomination of the legal person'),
+  siren: z.string().regex(/^\d{9}$/).nullable().describe('SIREN number, null when the file gives none'),
+  legal_form: z.string().nullable().describe('abbreviated legal form as published (SCI, SA, SARL...), null when none'),
+  premises: z.number().int().nullable().describe('premises (locaux) it holds in the building'),
+});
+
+/**
  * data.building for France (spec 2.7): computed at precision building, address or input only;
  * otherwise the domain answers `insufficient_precision`. Characteristics not ingested yet
- * (heritage, social housing, fiber, owners, electricity, energy potential) are null with their
- * reason in `missing`; `copro` is the co-ownership registry's entry attached to the building.
+ * (protected area, fiber, energy potential; heritage, social housing, owners and electricity when
+ * the BDNB export lacks their columns or tables) are null with their reason in `missing`; `copro` is the co-ownership registry's entry attached to the building.
  */
 export const FrBuilding = z.object({
   status: DomainStatus,
@@ -51,7 +62,7 @@ export const FrBuilding = z.object({
   heritage: z.object({ historic_monument: z.object({ name: z.string(), distance_m: z.number() }).nullable(), protected_area: z.string().nullable() }),
   social_housing: z.object({ dwellings: z.number().int().nullable() }),
   fiber: z.string().nullable(),
-  legal_owners: z.object({}).passthrough().nullable(),
+  legal_owners: z.object({ owners: z.array(LegalOwner).min(1).describe('most premises first') }).nullable(),
   copro: z.object({
     name: z.string().nullable(), registration_number: z.string(), registered_on: IsoDate.nullable(), regulation_on: IsoDate.nullable(),
     construction_period: z.string().nullable(), lots: z.object({ total: z.number().int().nullable(), dwellings: z.number().int().nullable(), parking: z.number().int().nullable() }),

@@ -47,19 +47,27 @@ interface Bdnb {
   monument?: { name: string; distance_m: number } | null;
   /** Enedis's residential consumption per meter by year; undefined when the export has none. */
   electricity?: { year: number; kwh: number }[];
+  /** RPLS social dwellings of the group (null: the RPLS names none); undefined when the export has no RPLS column. */
+  social?: number | null;
 }
 /** BDNB's Mérimée columns (batiment_groupe_merimee): the nearest historic monument, when within 500 m. */
 const MONUMENT_NAME = 'merimee_nom_batiment_historique_plus_proche', MONUMENT_DISTANCE = 'merimee_distance_batiment_historique_plus_proche';
 /** BDNB's Enedis columns (données locales de l'énergie), one per year of consumption: residential kWh per delivery point. */
 const ELECTRICITY = /^dle_elec_(\d{4})_conso_res_par_pdl$/;
+/** BDNB's RPLS column (batiment_groupe_rpls.nb_log, named rpls_ in the compiled export): social dwellings of the group. */
+const SOCIAL = 'rpls_nb_log';
+/** BDNB's owner tables (DGFiP's fichiers des locaux des personnes morales): the legal person, and its premises in a group. */
+const OWNER_COLUMNS = ['personne_id', 'siren', 'forme_juridique', 'denomination'];
+const OWNER_LINK_COLUMNS = ['batiment_groupe_id', 'personne_id', 'nb_locaux_open'];
+export type LegalOwner = NonNullable<BuildingAttributes['legal_owners']>[number];
 const text = (s: string | undefined) => { const t = (s ?? '').trim(); return t === '' ? null : t; };
 const whole = (s: string | undefined) => { const t = text(s); if (t === null) return null; const n = Number(t); return Number.isInteger(n) && n >= 0 ? n : undefined; };
 
 /** The BDNB groups of a compiled export, by RNB id (a group without RNB id cannot be joined: rejected). */
-async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<{ groups: Map<string, Bdnb>; heritage: boolean; electricity: boolean }> {
+async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<{ groups: Map<string, Bdnb>; heritage: boolean; electricity: boolean; social: boolean }> {
   const out = new Map<string, Bdnb>();
   let first = true;
-  let heritage = false, electricity: { column: string; year: number }[] = [];
+  let heritage = false, social = false, electricity: { column: string; year: number }[] = [];
   for await (const row of readCsv(path, { separator: ',' })) {
     if (first) {
       const header = Object.keys(row.record);
@@ -67,6 +75,7 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
       // Optional groups of columns: an export without them leaves the fields unavailable, not empty.
       heritage = header.includes(MONUMENT_NAME) && header.includes(MONUMENT_DISTANCE);
       electricity = header.flatMap((c) => { const m = ELECTRICITY.exec(c); return m ? [{ column: c, year: Number(m[1]) }] : []; }).sort((a, b) => a.year - b.year);
+      social = header.includes(SOCIAL);
       first = false;
     }
     const r = row.record;
@@ -88,13 +97,57 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
     const kwh = electricity.map(({ column, year }) => ({ year, raw: text(r[column]) })).filter((e) => e.raw !== null).map(({ year, raw }) => ({ year, kwh: Number(raw) }));
     const badKwh = kwh.find((e) => !(Number.isFinite(e.kwh) && e.kwh >= 0));
     if (badKwh) { rejects.push({ line: row.line, why: `BDNB: dle_elec_${badKwh.year}_conso_res_par_pdl is not a consumption`, raw: r }); continue; }
+    const rpls = social ? whole(r[SOCIAL]) : null;
+    if (rpls === undefined) { rejects.push({ line: row.line, why: `BDNB: ${SOCIAL} ${JSON.stringify(r[SOCIAL])} is not a whole number of dwellings`, raw: r }); continue; }
     out.set(rnb, {
-      ...(heritage ? { monument } : {}), ...(electricity.length > 0 ? { electricity: kwh } : {}),
+      ...(heritage ? { monument } : {}), ...(electricity.length > 0 ? { electricity: kwh } : {}), ...(social ? { social: rpls } : {}),
       id: text(r.batiment_groupe_id)!, department: text(r.code_departement_insee)!, parcel: text(r.parcelle_unifiee_id), year: numbers.year ?? null, dwellings: numbers.dwellings ?? null,
       levels: numbers.levels ?? null, walls: text(r.ffo_bat_mat_mur_txt), roof: text(r.ffo_bat_mat_toit_txt), use: text(r.ffo_bat_usage_niveau_1_txt), height,
     });
   }
-  return { groups: out, heritage, electricity: electricity.length > 0 };
+  return { groups: out, heritage, electricity: electricity.length > 0, social };
+}
+
+/**
+ * The legal-person owners of each BDNB group, from the open export's `proprietaire` table (one
+ * row per legal person: personne_id, siren, forme_juridique, denomination) and its
+ * `rel_batiment_groupe_proprietaire` table (batiment_groupe_id, personne_id, nb_locaux_open: the
+ * premises it holds in the group); most premises first. A SIREN that is not 9 digits, a person
+ * without name or named twice, a link to an unknown person or a count of premises that is not a
+ * whole number refuses its line.
+ */
+async function readOwners(owners: string, links: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<Map<string, LegalOwner[]>> {
+  const people = new Map<string, Omit<LegalOwner, 'premises'>>();
+  let first = true;
+  for await (const row of readCsv(owners, { separator: ',' })) {
+    if (first) { requireColumns(Object.keys(row.record), OWNER_COLUMNS, 'the BDNB proprietaire table'); first = false; }
+    const r = row.record;
+    const fail = (why: string) => rejects.push({ line: row.line, why: `BDNB proprietaire: ${why}`, raw: r });
+    if (row.error) { fail(row.error); continue; }
+    const id = text(r.personne_id), name = text(r.denomination), siren = text(r.siren);
+    if (!id) { fail('personne_id is empty'); continue; }
+    if (people.has(id)) { fail(`personne_id ${id} is named twice`); continue; }
+    if (!name) { fail(`denomination of ${id} is empty`); continue; }
+    if (siren !== null && !/^\d{9}$/.test(siren)) { fail(`siren ${JSON.stringify(r.siren)} is not 9 digits`); continue; }
+    people.set(id, { name, siren, legal_form: text(r.forme_juridique) });
+  }
+  const out = new Map<string, LegalOwner[]>();
+  first = true;
+  for await (const row of readCsv(links, { separator: ',' })) {
+    if (first) { requireColumns(Object.keys(row.record), OWNER_LINK_COLUMNS, 'the BDNB rel_batiment_groupe_proprietaire table'); first = false; }
+    const r = row.record;
+    const fail = (why: string) => rejects.push({ line: row.line, why: `BDNB rel_batiment_groupe_proprietaire: ${why}`, raw: r });
+    if (row.error) { fail(row.error); continue; }
+    const group = text(r.batiment_groupe_id), person = people.get(text(r.personne_id) ?? ''), premises = whole(r.nb_locaux_open);
+    if (!group) { fail('batiment_groupe_id is empty'); continue; }
+    if (!person) { fail(`personne_id ${JSON.stringify(r.personne_id)} is not in the proprietaire table`); continue; }
+    if (premises === undefined) { fail(`nb_locaux_open ${JSON.stringify(r.nb_locaux_open)} is not a whole number`); continue; }
+    const list = out.get(group) ?? [];
+    list.push({ ...person, premises });
+    out.set(group, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => (b.premises ?? -1) - (a.premises ?? -1) || a.name.localeCompare(b.name));
+  return out;
 }
 
 /**
@@ -103,13 +156,18 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
  * id) into fr/buildings (areas table kind: the footprint, id = our bld_ id from the registry keyed
  * by the RNB id and the BDNB group id) and fr/building_links (address, parcel, rnb, bdnb), one
  * partition per department named from the rows (`rnb-75`). Each characteristic keeps the value of
- * every source (fichiers fonciers, BD TOPO) for the Feature's alternatives. Demolished buildings
- * are skipped; broken rows rejected with their line; a file lacking a column fails naming it.
+ * every source (fichiers fonciers, BD TOPO) for the Feature's alternatives. The export's optional
+ * columns (Mérimée, Enedis, RPLS) and owner tables (`owners`: proprietaire and
+ * rel_batiment_groupe_proprietaire) feed their fields when given; without them the fields are left
+ * out of the record (served unavailable). Demolished buildings are skipped; broken rows rejected
+ * with their line; a file lacking a column fails naming it.
  */
-export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?: JobInput | null }): Promise<PartitionSummary[]> {
+export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?: JobInput | null; owners?: { owners: JobInput; links: JobInput } | null }): Promise<PartitionSummary[]> {
   const early: { line: number; why: string; raw: unknown }[] = [];
-  const read = o.bdnb ? await readBdnb(o.bdnb.path, early) : { groups: new Map<string, Bdnb>(), heritage: false, electricity: false };
-  const bdnb = read.groups, bdnbHeritage = read.heritage, bdnbElectricity = read.electricity;
+  const read = o.bdnb ? await readBdnb(o.bdnb.path, early) : { groups: new Map<string, Bdnb>(), heritage: false, electricity: false, social: false };
+  const bdnb = read.groups, bdnbHeritage = read.heritage, bdnbElectricity = read.electricity, bdnbSocial = read.social;
+  // The owner tables of the same export (optional): without them legal_owners stays unavailable.
+  const owners = o.bdnb && o.owners ? await readOwners(o.owners.owners.path, o.owners.links.path, early) : null;
   const date = o.bdnb?.publishedAt?.slice(0, 10) ?? null;
   interface Row { line: number; rnb: string; geometry: Polygon | MultiPolygon; addresses: string[]; department: string; g: Bdnb | null }
   const rows: Row[] = [];
@@ -182,6 +240,8 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
         materials: { walls: g?.walls ? WALLS[g.walls] ?? 'other' : null, roof: g?.roof ? ROOFS[g.roof] ?? 'other' : null },
         ...(bdnbHeritage ? { historic_monument: g?.monument ?? null } : {}),
         ...(bdnbElectricity ? { electricity_per_meter: g?.electricity ?? [] } : {}),
+        ...(bdnbSocial ? { social_housing_dwellings: g?.social ?? null } : {}),
+        ...(owners ? { legal_owners: g ? owners.get(g.id) ?? [] : [] } : {}),
       };
       const w = at(r.department);
       const why = w.areas.add({ id, layer: 'building', geometry: r.geometry, attributes });
@@ -199,7 +259,8 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
     }
     const out: PartitionSummary[] = [];
     // The BDNB export is the partition's second input: the manifest lists it beside the RNB's.
-    const bdnbEntry = o.bdnb ? [{ id: bdnbSource.id, input: basename(o.bdnb.path), input_sha256: o.bdnb.sha256 ?? await fileSha256(o.bdnb.path), published_at: o.bdnb.publishedAt ?? null, downloaded_from: o.bdnb.downloadedFrom ?? null }] : [];
+    const entry = async (i: JobInput) => ({ id: bdnbSource.id, input: basename(i.path), input_sha256: i.sha256 ?? await fileSha256(i.path), published_at: i.publishedAt ?? null, downloaded_from: i.downloadedFrom ?? null });
+    const bdnbEntry = o.bdnb ? [await entry(o.bdnb), ...(owners && o.owners ? [await entry(o.owners.owners), await entry(o.owners.links)] : [])] : [];
     for (const p of prepared) out.push(...await publish(ctx, 'fr', 'fr.buildings', rnbSource, o.rnb, `rnb-${p.department}`, p.tables, p.rejects, { kept: bdnbEntry }));
     ctx.log(`fr.buildings: ${rows.length} buildings, ${skipped} demolished skipped, ${bdnb.size} BDNB groups read`);
     return out;

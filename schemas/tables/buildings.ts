@@ -43,5 +43,9 @@ export const BuildingAttributes = z.object({
   historic_monument: z.object({ name: z.string(), distance_m: z.number() }).nullable().optional(),
   /** BDNB's Enedis columns: residential kWh per meter and year; absent when the export had none. */
   electricity_per_meter: z.array(z.object({ year: z.number().int(), kwh: z.number() })).optional(),
+  /** BDNB's RPLS column: social dwellings of the group, null when the RPLS names none; absent when the export had no such column. */
+  social_housing_dwellings: z.number().int().nullable().optional(),
+  /** BDNB's owner tables: the legal persons owning premises in the group, most premises first; absent when the export's owner tables were not read. */
+  legal_owners: z.array(z.object({ name: z.string(), siren: z.string().nullable(), legal_form: z.string().nullable(), premises: z.number().int().nullable() })).optional(),
 });
 export type BuildingAttributes = z.infer<typeof BuildingAttributes>;

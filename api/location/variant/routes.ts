@@ -156,11 +156,12 @@ export function variantRoutes(deps: VariantRouteDeps): AnyRoute[] {
           const manifest = await deps.manifests.get(c);
           const sources = new Map<string, { id: string; imported_at: string | null; rows: number }>();
           for (const p of manifest.partitions) {
-            for (const s of p.sources) {
-              const e = sources.get(s.id) ?? { id: s.id, imported_at: null, rows: 0 };
+            // A partition made of several files of one source (the BDNB's compiled groups and owner tables) counts its rows once for it.
+            for (const id of new Set(p.sources.map((s) => s.id))) {
+              const e = sources.get(id) ?? { id, imported_at: null, rows: 0 };
               e.rows += p.table === 'zone_cells' ? 0 : p.rows;
               if (!e.imported_at || p.imported_at > e.imported_at) e.imported_at = p.imported_at;
-              sources.set(s.id, e);
+              sources.set(id, e);
             }
           }
           countries.push({

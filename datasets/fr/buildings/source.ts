@@ -27,7 +27,11 @@ export const rnbSource: Source = {
  * The BDNB open export (CSTB): building groups with the values of their sources compiled
  * (`batiment_groupe_compile`, one CSV per department): DGFiP's fichiers fonciers (ffo_: construction
  * year, dwellings, levels, wall and roof materials, use), IGN's BD TOPO (bdtopo_: mean height), the
- * parcel and the RNB id. Feeds construction_year, dwellings, levels, materials, type and height_m.
+ * parcel and the RNB id; when present Mérimée (merimee_), Enedis (dle_elec_) and the RPLS (rpls_).
+ * Its `proprietaire` and `rel_batiment_groupe_proprietaire` tables (DGFiP's fichiers des locaux des
+ * personnes morales) name the legal-person owners. Feeds construction_year, dwellings, levels,
+ * materials, type, height_m, heritage.historic_monument, electricity_per_meter,
+ * social_housing.dwellings and legal_owners.
  */
 export const bdnbSource: Source = {
   id: 'fr.bdnb',
@@ -36,7 +40,7 @@ export const bdnbSource: Source = {
   producer: 'CSTB',
   licence: 'Licence Ouverte / Open Licence 2.0',
   licence_url: 'https://www.etalab.gouv.fr/licence-ouverte-open-licence/',
-  attribution: 'CSTB, Base de données nationale des bâtiments (bdnb.io), sources DGFiP (fichiers fonciers), IGN (BD TOPO)',
+  attribution: 'CSTB, Base de données nationale des bâtiments (bdnb.io), sources DGFiP (fichiers fonciers, fichiers des locaux des personnes morales), IGN (BD TOPO), Ministère de la Culture (Mérimée), Enedis, SDES (RPLS)',
   url: 'https://bdnb.io/archives_data/bdnb_millesime_2023_01_a/',
   download_url: null,
   format: 'csv',

@@ -1,7 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobById } from '../../../ingest/jobs.ts';
+import { REPO_ROOT, jobById } from '../../../ingest/jobs.ts';
+import { ingestBuildings } from '../../../ingest/fr/buildings.ts';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { LocationResponse } from '../../../api/location/domains/location/routes.ts';
 import { CoverageResponse, VariantLocationResponse } from '../../../api/location/variant/routes.ts';
@@ -13,6 +15,7 @@ import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 
 // France (fixture), Quebec and Belgium (samples) in one warehouse, served without a country prefix.
 let t: TestApp;
+let dataDir: string;
 const get = (url: string, key = t.key) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 const variant = async (query: string) => {
   const res = await get(`/api/v1/location?${query}`);
@@ -21,7 +24,7 @@ const variant = async (query: string) => {
 };
 
 beforeAll(async () => {
-  const dataDir = await buildFixtureData();
+  dataDir = await buildFixtureData();
   const ctx = silentContext(dataDir);
   for (const id of ['ca.zones', 'ca.adresses-quebec', 'be.zones', 'be.best']) {
     const job = jobById(id)!;
@@ -136,5 +139,29 @@ describe('GET /api/v1/catalog/coverage', () => {
     expect(ca.zone_levels.find((l) => l.level === 'postal_area')?.ingested).toBe(true);
     expect(ca.zone_levels.find((l) => l.level === 'neighbourhood')?.ingested).toBe(false);
     expect(ca.sources.map((s) => s.id)).toEqual(expect.arrayContaining(['ca.adresses-quebec', 'ca.sda', 'ca.statcan-fsa']));
+    // Each source's rows: those of the partitions it fed, once per partition however many of its files it read.
+    for (const c of countries) {
+      const manifest = JSON.parse(await readFile(join(dataDir, c.country.toLowerCase(), 'manifest.json'), 'utf8')) as { partitions: { table: string; rows: number; sources: { id: string }[] }[] };
+      for (const s of c.sources) {
+        expect(s.rows, `${c.country} ${s.id}`).toBe(manifest.partitions.filter((p) => p.table !== 'zone_cells' && p.sources.some((x) => x.id === s.id)).reduce((n, p) => n + p.rows, 0));
+      }
+    }
+  });
+
+  it('counts once the rows of a partition made of several files of one source', async () => {
+    const dir = join(REPO_ROOT, 'datasets/fr/buildings');
+    const fixture = join(await mkdtemp(join(tmpdir(), 'lds-coverage-')), 'data');
+    // The BDNB's compiled groups and its two owner tables: three fr.bdnb inputs of each partition.
+    await ingestBuildings(silentContext(fixture), { rnb: { path: join(dir, 'RNB_33.csv') }, bdnb: { path: join(dir, 'bdnb_batiment_groupe_compile_33.csv') },
+      owners: { owners: { path: join(dir, 'bdnb_proprietaire_33.csv') }, links: { path: join(dir, 'bdnb_rel_batiment_groupe_proprietaire_33.csv') } } });
+    const app = await buildTestApp(fixture, { sql: t.sql });
+    try {
+      const res = await app.app.inject({ method: 'GET', url: '/api/v1/catalog/coverage', headers: { authorization: `Bearer ${app.key}` } });
+      const fr = CoverageResponse.parse(res.json()).data.countries.find((c) => c.country === 'FR')!;
+      const manifest = JSON.parse(await readFile(join(fixture, 'fr', 'manifest.json'), 'utf8')) as { partitions: { table: string; rows: number; sources: { id: string }[] }[] };
+      const bdnb = manifest.partitions.filter((p) => p.sources.some((s) => s.id === 'fr.bdnb'));
+      expect(bdnb.every((p) => p.sources.filter((s) => s.id === 'fr.bdnb').length === 3)).toBe(true);
+      expect(fr.sources.find((s) => s.id === 'fr.bdnb')?.rows).toBe(bdnb.reduce((n, p) => n + p.rows, 0));
+    } finally { await app.close(); }
   });
 });

@@ -13,6 +13,7 @@ import { partitionPath } from '../../../schemas/tables/layout.ts';
 const DIR = join(REPO_ROOT, 'datasets/fr/buildings');
 const rnb = (dep: string) => ({ path: join(DIR, `RNB_${dep}.csv`) });
 const bdnb = (dep: string) => ({ path: join(DIR, `bdnb_batiment_groupe_compile_${dep}.csv`) });
+const owners = (dep: string) => ({ owners: { path: join(DIR, `bdnb_proprietaire_${dep}.csv`) }, links: { path: join(DIR, `bdnb_rel_batiment_groupe_proprietaire_${dep}.csv`) } });
 
 describe('fr.buildings', () => {
   it('reads WKT footprints', () => {
@@ -63,10 +64,10 @@ describe('fr.buildings', () => {
     await expect(ingestBuildings(silentContext(join(dir, 'data2')), { rnb: { path: join(dir, 'other.csv') } })).rejects.toThrow(/missing columns shape, ext_ids, addresses/);
   });
 
-  it('leaves heritage and electricity absent (unavailable) for an export without their columns, and refuses a distance that is not one', async () => {
+  it('leaves heritage, electricity, social housing and owners absent (unavailable) for an export without their columns or tables, and refuses a distance that is not one', async () => {
     const root = await mkdtemp(join(tmpdir(), 'lds-buildings-cols-'));
     const lines = (await readFile(bdnb('33').path, 'utf8')).trim().split('\n');
-    // The 13 required columns only (the optional ones are the last three and hold no comma in Abzac).
+    // The 13 required columns only (the optional ones are the last four and hold no comma in Abzac).
     const bare = join(root, 'bdnb_bare.csv');
     await writeFile(bare, lines.map((l) => l.split(',').slice(0, 13).join(',')).join('\n') + '\n');
     const dataDir = join(root, 'data');
@@ -77,6 +78,8 @@ describe('fr.buildings', () => {
       const a = BuildingAttributes.parse(JSON.parse(r.attributes));
       expect(a.historic_monument).toBeUndefined();
       expect(a.electricity_per_meter).toBeUndefined();
+      expect(a.social_housing_dwellings).toBeUndefined();
+      expect(a.legal_owners).toBeUndefined();
     }
     // With the columns, a distance that is not a number is refused with its line.
     const bad = join(root, 'bdnb_bad.csv');
@@ -89,5 +92,56 @@ describe('fr.buildings', () => {
     expect(out.find((s) => s.table === 'buildings')!.rejects).toBe(1);
     expect(await readFile(join(root, 'data2', 'fr', 'rejects', 'buildings.rnb-33.csv'), 'utf8')).toMatch(/^2;"BDNB: merimee_distance_batiment_historique_plus_proche ""près"" is not a distance";/m);
   });
-});
 
+  it('reads the RPLS dwellings and the legal-person owners of each group as the BDNB files give them', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-buildings-owners-')), 'data');
+    const out = await ingestBuildings(silentContext(dataDir), { rnb: rnb('75'), bdnb: bdnb('75'), owners: owners('75') });
+    expect(out.find((s) => s.table === 'buildings')!.rejects).toBe(0);
+    const o = owners('75');
+    // What the files say, read by DuckDB: the RPLS column of each group and its owners, most premises first.
+    const social = new Map((await duckRows<{ rnb_id: string; n: number | null }>(
+      `SELECT rnb_id, rpls_nb_log::INTEGER AS n FROM read_csv('${bdnb('75').path}', header = true, all_varchar = true)`)).map((r) => [r.rnb_id, r.n]));
+    const want = await duckRows<{ g: string; owners: { name: string; siren: string | null; legal_form: string | null; premises: number }[] }>(
+      `SELECT l.batiment_groupe_id AS g, list({ 'name': p.denomination, 'siren': p.siren, 'legal_form': p.forme_juridique, 'premises': l.nb_locaux_open::INTEGER } ORDER BY l.nb_locaux_open::INTEGER DESC, p.denomination) AS owners
+       FROM read_csv('${o.links.path}', header = true, all_varchar = true) l JOIN read_csv('${o.owners.path}', header = true, all_varchar = true) p USING (personne_id) GROUP BY ALL`);
+    const byGroup = new Map(want.map((w) => [w.g, w.owners]));
+    const rows = await duckRows<{ attributes: string }>(`SELECT attributes FROM '${partitionPath(dataDir, 'fr', 'buildings', 'rnb-75')}'`);
+    let socialSeen = 0, owned = 0, several = 0;
+    for (const r of rows) {
+      const a = BuildingAttributes.parse(JSON.parse(r.attributes));
+      expect(a.social_housing_dwellings).toBe(a.bdnb_id ? social.get(a.rnb_id) ?? null : null);
+      expect(a.legal_owners).toEqual(a.bdnb_id ? byGroup.get(a.bdnb_id) ?? [] : []);
+      if (a.social_housing_dwellings) socialSeen++;
+      if (a.legal_owners!.length > 0) owned++;
+      if (a.legal_owners!.length > 1) several++;
+    }
+    expect([socialSeen, owned, several].every((n) => n > 2)).toBe(true);
+  });
+
+  it('refuses an RPLS count, a SIREN or a premises count that is not what the BDNB publishes, with its line and file', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-buildings-owners-bad-'));
+    const [head, ...lines] = (await readFile(bdnb('33').path, 'utf8')).trim().split('\n');
+    const cells = lines[0]!.split(',');
+    cells[16] = '2.5';
+    await writeFile(join(root, 'bdnb.csv'), [head, cells.join(','), ...lines.slice(1)].join('\n') + '\n');
+    const [pHead, pFirst, ...pRest] = (await readFile(owners('33').owners.path, 'utf8')).trim().split('\n');
+    const p = pFirst!.split(',');
+    p[2] = '12345';
+    await writeFile(join(root, 'proprietaire.csv'), [pHead, p.join(','), ...pRest].join('\n') + '\n');
+    const [lHead, ...lRest] = (await readFile(owners('33').links.path, 'utf8')).trim().split('\n');
+    const l = lRest.at(-1)!.split(',');
+    l[2] = 'beaucoup';
+    await writeFile(join(root, 'rel.csv'), [lHead, ...lRest.slice(0, -1), l.join(',')].join('\n') + '\n');
+    const out = await ingestBuildings({ ...silentContext(join(root, 'data')), maxRejectShare: 1 }, {
+      rnb: rnb('33'), bdnb: { path: join(root, 'bdnb.csv') }, owners: { owners: { path: join(root, 'proprietaire.csv') }, links: { path: join(root, 'rel.csv') } },
+    });
+    const rejects = await readFile(join(root, 'data', 'fr', 'rejects', 'buildings.rnb-33.csv'), 'utf8');
+    expect(rejects).toMatch(/^2;"BDNB: rpls_nb_log ""2.5"" is not a whole number of dwellings";/m);
+    expect(rejects).toMatch(/^2;"BDNB proprietaire: siren ""12345"" is not 9 digits";/m);
+    expect(rejects).toMatch(new RegExp(`^${lRest.length + 1};"BDNB rel_batiment_groupe_proprietaire: nb_locaux_open ""beaucoup"" is not a whole number";`, 'm'));
+    // The owner refused first takes its links with it: each is refused as naming an unknown person.
+    const linksOfFirst = lRest.filter((x) => x.split(',')[1] === p[0]).length;
+    expect(rejects.match(/is not in the proprietaire table/g)?.length ?? 0).toBe(linksOfFirst);
+    expect(out.find((s) => s.table === 'buildings')!.rejects).toBe(3 + linksOfFirst);
+  });
+});

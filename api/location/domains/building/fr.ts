@@ -120,7 +120,8 @@ export async function describeBuilding(deps: BuildingDeps, id: string, a: Buildi
     height_m: featureOf(a.height_m, [], null),
     footprint_m2: a.footprint_m2,
     materials: a.materials,
-    heritage: { historic_monument: a.historic_monument ?? null, protected_area: null }, social_housing: { dwellings: null }, fiber: null, legal_owners: null,
+    heritage: { historic_monument: a.historic_monument ?? null, protected_area: null }, social_housing: { dwellings: a.social_housing_dwellings ?? null }, fiber: null,
+    legal_owners: a.legal_owners && a.legal_owners.length > 0 ? { owners: a.legal_owners } : null,
     electricity_per_meter: electricitySeries(a.electricity_per_meter), energy_potential: null, copro,
     energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
     sales: sales.map((s) => ({
@@ -145,6 +146,15 @@ export async function describeBuilding(deps: BuildingDeps, id: string, a: Buildi
   if (a.electricity_per_meter !== undefined) {
     delete pending.electricity_per_meter;
     if (building.electricity_per_meter === null) missing.electricity_per_meter = 'not_found';
+  }
+  // Likewise the RPLS column and the owner tables (a building the RPLS does not name, or owned by natural persons only: not_found).
+  if (a.social_housing_dwellings !== undefined) {
+    delete pending['social_housing.dwellings'];
+    if (a.social_housing_dwellings === null) missing['social_housing.dwellings'] = 'not_found';
+  }
+  if (a.legal_owners !== undefined) {
+    delete pending.legal_owners;
+    if (building.legal_owners === null) missing.legal_owners = 'not_found';
   }
   // No registry entry: a house has no co-ownership; a flat building may simply not be registered.
   if (warehouse.has('fr', 'copro') && building.copro === null) missing.copro = a.type === 'house' ? 'not_applicable' : 'not_found';

@@ -43,14 +43,19 @@ beforeAll(async () => {
 }, 300_000); // the samples, ingested once per run: minutes on a loaded machine
 afterAll(async () => { await t?.close(); });
 
-describe('heritage and electricity per meter from the BDNB', () => {
-  it('serves at every sample building the nearest historic monument and the residential kWh per meter the BDNB file gives its group', async () => {
-    const file = (dep: string) => join(REPO_ROOT, `datasets/fr/buildings/bdnb_batiment_groupe_compile_${dep}.csv`);
-    const want = await duckRows<{ rnb_id: string; d: number | null; name: string | null; kwh: number | null }>(
-      `SELECT rnb_id, merimee_distance_batiment_historique_plus_proche::DOUBLE AS d, merimee_nom_batiment_historique_plus_proche AS name, dle_elec_2020_conso_res_par_pdl::DOUBLE AS kwh
-       FROM read_csv(['${file('75')}', '${file('33')}'], header = true, all_varchar = true)`);
+describe('heritage, electricity per meter, social housing and legal owners from the BDNB', () => {
+  it('serves at every sample building the nearest historic monument, the residential kWh per meter, the RPLS dwellings and the legal-person owners the BDNB files give its group', async () => {
+    const f = (name: string, dep: string) => join(REPO_ROOT, `datasets/fr/buildings/bdnb_${name}_${dep}.csv`);
+    const both = (name: string) => `read_csv(['${f(name, '75')}', '${f(name, '33')}'], header = true, all_varchar = true)`;
+    const want = await duckRows<{ rnb_id: string; g: string; d: number | null; name: string | null; kwh: number | null; rpls: number | null }>(
+      `SELECT rnb_id, batiment_groupe_id AS g, merimee_distance_batiment_historique_plus_proche::DOUBLE AS d, merimee_nom_batiment_historique_plus_proche AS name,
+         dle_elec_2020_conso_res_par_pdl::DOUBLE AS kwh, rpls_nb_log::INTEGER AS rpls
+       FROM ${both('batiment_groupe_compile')}`);
+    const owners = await duckRows<{ g: string; owners: { name: string; siren: string | null; legal_form: string | null; premises: number }[] }>(
+      `SELECT l.batiment_groupe_id AS g, list({ 'name': p.denomination, 'siren': p.siren, 'legal_form': p.forme_juridique, 'premises': l.nb_locaux_open::INTEGER } ORDER BY l.nb_locaux_open::INTEGER DESC, p.denomination) AS owners
+       FROM ${both('rel_batiment_groupe_proprietaire')} l JOIN ${both('proprietaire')} p USING (personne_id) GROUP BY ALL`);
     const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM read_parquet('${tableGlob(dataDir, 'fr', 'building_links')}') WHERE kind = 'rnb'`);
-    let monuments = 0, none = 0, kwh = 0;
+    let monuments = 0, none = 0, kwh = 0, social = 0, notSocial = 0, owned = 0, notOwned = 0;
     for (const w of want) {
       const id = links.find((l) => l.key === w.rnb_id)?.building_id;
       if (!id) continue; // demolished in the RNB: not served
@@ -72,10 +77,31 @@ describe('heritage and electricity per meter from the BDNB', () => {
         expect(b.electricity_per_meter).toBeNull();
         expect(b.missing.electricity_per_meter).toBe('not_found');
       }
-      // Fed now: neither is named among the sources not ingested.
-      expect(res.json().meta.warnings.map((x: { message: string }) => x.message)).not.toContainEqual(expect.stringMatching(/^(heritage\.historic_monument|electricity_per_meter):/));
+      expect(b.social_housing.dwellings).toBe(w.rpls);
+      if (w.rpls === null) { expect(b.missing['social_housing.dwellings']).toBe('not_found'); notSocial++; } else social++;
+      const o = owners.find((x) => x.g === w.g)?.owners ?? null;
+      expect(b.legal_owners).toEqual(o === null ? null : { owners: o });
+      if (o === null) { expect(b.missing.legal_owners).toBe('not_found'); notOwned++; } else owned++;
+      // Fed now: none is named among the sources not ingested; fibre and energy potential still are.
+      const messages = res.json().meta.warnings.map((x: { message: string }) => x.message);
+      expect(messages).not.toContainEqual(expect.stringMatching(/^(heritage\.historic_monument|electricity_per_meter|social_housing\.dwellings|legal_owners):/));
+      expect(messages).toContainEqual(expect.stringMatching(/^fiber: not ingested yet/));
+      expect(b.missing.energy_potential).toBe('unavailable');
     }
-    expect([monuments, none, kwh].every((n) => n > 5)).toBe(true);
+    expect([monuments, none, kwh, social, notSocial, owned, notOwned].every((n) => n > 5)).toBe(true);
+  });
+
+  it('answers unavailable, as before, for a building whose BDNB export had no RPLS column nor owner tables', async () => {
+    const [{ building_id: id }] = await duckRows<{ building_id: string }>(`SELECT building_id FROM read_parquet('${tableGlob(dataDir, 'fr', 'building_links')}') WHERE kind = 'bdnb' ORDER BY building_id LIMIT 1`);
+    const record = (await buildingRecord(t.warehouse, id))!;
+    expect(record.social_housing_dwellings).toBeDefined();
+    expect(record.legal_owners).toBeDefined();
+    const { social_housing_dwellings: _s, legal_owners: _o, ...bare } = record;
+    const { value, warnings } = await describeBuilding(t.warehouse, id, bare, 'fr');
+    const b = value as FrBuilding;
+    expect([b.social_housing.dwellings, b.legal_owners]).toEqual([null, null]);
+    expect([b.missing['social_housing.dwellings'], b.missing.legal_owners]).toEqual(['unavailable', 'unavailable']);
+    expect(warnings.map((w) => w.message)).toEqual(expect.arrayContaining(['social_housing.dwellings: not ingested yet (RPLS)', 'legal_owners: not ingested yet (legal persons owning premises)']));
   });
 });
 
