@@ -18,6 +18,7 @@ import { contaminatedLandSource } from './ca/contaminated-land/source.ts';
 import { brusselsFloodSource } from './be/brussels-flood/source.ts';
 import { brusselsSoilSource } from './be/brussels-soil/source.ts';
 import { sisSource } from './fr/sis/source.ts';
+import { protectedAreasSource } from './fr/protected-areas/source.ts';
 import { brushClearingSource } from './fr/brush-clearing/source.ts';
 import type { Source } from './source.ts';
 import { censusSource } from './fr/census/source.ts';
@@ -63,7 +64,7 @@ export const SOURCES: readonly Source[] = [
   floodZonesSource, landslideSource, coastalErosionSource, contaminatedLandSource,
   brusselsFloodSource, brusselsSoilSource,
   sisSource, brushClearingSource, gasparSource,
-  cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource, rnicSource,
+  cadastreSource, dpeSource, rnbSource, bdnbSource, propertiesSource, rnicSource, protectedAreasSource,
   bpeSource, schoolsSource, chargingSource, fuelSource, caSchoolsSource,
   frAirportsSource, caAirportsSource, beAirportsSource, frOsmSource, caOsmSource, beOsmSource, beSchoolsFwbSource, caHealthSource, beSchoolsVlSource, beHealthAfmpsSource,
 ];

@@ -35,6 +35,7 @@ import { contaminatedLandJob } from './ca/contaminated-land.job.ts';
 import { brusselsFloodJob } from './be/brussels-flood.job.ts';
 import { brusselsSoilJob } from './be/brussels-soil.job.ts';
 import { sisJob } from './fr/sis.job.ts';
+import { protectedAreasJob } from './fr/protected-areas.job.ts';
 import { riskCommunesJob } from './fr/risk-communes.job.ts';
 import { cadastreJob } from './fr/cadastre.job.ts';
 import { dpeJob } from './fr/dpe.job.ts';
@@ -66,7 +67,7 @@ export const JOBS: Job[] = [
   floodZonesJob, landslideJob, coastalErosionJob, contaminatedLandJob,
   brusselsFloodJob, brusselsSoilJob,
   sisJob, riskCommunesJob,
-  cadastreJob, dpeJob, buildingsJob, propertiesJob, coproJob,
+  cadastreJob, dpeJob, buildingsJob, propertiesJob, coproJob, protectedAreasJob,
   bpeJob, schoolsJob, chargingJob, fuelJob, caSchoolsJob,
   airportsJob, osmMotorwayJunctionsJob, beSchoolsJob, caHealthJob, beSchoolsVlJob, beHealthJob,
 ];

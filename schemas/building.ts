@@ -59,7 +59,8 @@ export const FrBuilding = z.object({
   height_m: Feature.nullable(),
   footprint_m2: z.number().nullable(),
   materials: z.object({ walls: z.string().nullable(), roof: z.string().nullable() }),
-  heritage: z.object({ historic_monument: z.object({ name: z.string(), distance_m: z.number() }).nullable(), protected_area: z.string().nullable() }),
+  heritage: z.object({ historic_monument: z.object({ name: z.string(), distance_m: z.number() }).nullable(), protected_area: z.string().nullable()
+    .describe('heritage easements containing the building (the centroid of its footprint, or a point inside it when the centroid falls outside): "<category> <type>: <name>" per area, e.g. "AC4 Périmètre du SPR: Site patrimonial remarquable de Paris - Le Marais", the monument itself first, then the site, then abords, joined by "; "; null when none') }),
   social_housing: z.object({ dwellings: z.number().int().nullable() }),
   fiber: z.string().nullable(),
   legal_owners: z.object({ owners: z.array(LegalOwner).min(1).describe('most premises first') }).nullable(),

@@ -30,6 +30,8 @@ export const TABLE_COLUMNS: Record<TableName, Readonly<Record<string, string>>> 
   polluted_sites: POINT_COLUMNS,
   parcels: AREA_COLUMNS,
   parcels_cells: AREA_CELL_COLUMNS,
+  protected_areas: AREA_COLUMNS,
+  protected_areas_cells: AREA_CELL_COLUMNS,
   id_registry: ID_REGISTRY_COLUMNS,
   id_merges: ID_MERGE_COLUMNS,
   diagnoses: DIAGNOSIS_COLUMNS,

@@ -30,6 +30,8 @@ export const TABLES = {
   polluted_sites: PointRow,
   parcels: AreaRow,
   parcels_cells: AreaCellRow,
+  protected_areas: AreaRow,
+  protected_areas_cells: AreaCellRow,
   id_registry: IdRegistryRow,
   id_merges: IdMergeRow,
   diagnoses: DiagnosisRow,

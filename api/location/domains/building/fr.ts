@@ -7,6 +7,7 @@ import { COPRO_ATTACHMENTS, type CoproAttachment } from '../../../../schemas/tab
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
 import { buildingIndexOf, type BuildingDiagnosisRow, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
+import { protectedAreaOf } from './protected-area.ts';
 import type { Resolved, Resolver } from '../types.ts';
 import { placeFields, type BuildingDeps } from './place.ts';
 
@@ -111,6 +112,7 @@ export async function describeBuilding(deps: BuildingDeps, id: string, a: Buildi
   const copro = warehouse.has('fr', 'copro') ? await coproOf(warehouse, id, locale) : null;
   // The registry's dwelling lots (spec 2.5 document copro_registry): an alternative to the dwellings the building record counts.
   const registryDwellings = copro?.lots.dwellings != null ? [{ value: copro.lots.dwellings, date: copro.registered_on }] : [];
+  const protectedArea = await protectedAreaOf(warehouse, id);
   const building: FrBuilding = {
     status: 'ok', id, type: a.type,
     address: a.address_ids[0] && warehouse.has('fr', 'addresses') ? (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [a.address_ids[0]]))[0]?.label ?? null : null,
@@ -120,7 +122,7 @@ export async function describeBuilding(deps: BuildingDeps, id: string, a: Buildi
     height_m: featureOf(a.height_m, [], null),
     footprint_m2: a.footprint_m2,
     materials: a.materials,
-    heritage: { historic_monument: a.historic_monument ?? null, protected_area: null }, social_housing: { dwellings: a.social_housing_dwellings ?? null }, fiber: null,
+    heritage: { historic_monument: a.historic_monument ?? null, protected_area: protectedArea.value }, social_housing: { dwellings: a.social_housing_dwellings ?? null }, fiber: null,
     legal_owners: a.legal_owners && a.legal_owners.length > 0 ? { owners: a.legal_owners } : null,
     electricity_per_meter: electricitySeries(a.electricity_per_meter), energy_potential: null, copro,
     energy_diagnoses: diagnoses.map((d) => ({ date: d.date, energy_class: d.energy_class, energy_per_m2: d.energy_per_m2, surface: d.surface, floor: d.floor, number: d.number, property_id: owner.get(d.number) ?? null })),
@@ -142,6 +144,11 @@ export async function describeBuilding(deps: BuildingDeps, id: string, a: Buildi
   if (a.historic_monument !== undefined) {
     delete pending['heritage.historic_monument'];
     if (a.historic_monument === null) missing['heritage.historic_monument'] = 'not_found';
+  }
+  // fr.protected-areas (AC1, AC4 easements) ingested: null means no area contains the building.
+  if (protectedArea.ingested) {
+    delete pending['heritage.protected_area'];
+    if (protectedArea.value === null) missing['heritage.protected_area'] = 'not_found';
   }
   if (a.electricity_per_meter !== undefined) {
     delete pending.electricity_per_meter;

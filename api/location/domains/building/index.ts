@@ -17,6 +17,6 @@ export const buildingDomain: DomainModule = {
   paths: { fr: ['/building', '/buildings/{building_id}', '/report'] },
   resolvers: { fr: frBuilding },
   schema: FrBuilding,
-  tables: { fr: [...BUILDING_TABLES, 'diagnoses', 'sales', 'addresses', 'property_events', 'copro', ...ID_TABLES] },
+  tables: { fr: [...BUILDING_TABLES, 'diagnoses', 'sales', 'addresses', 'property_events', 'copro', 'protected_areas', 'protected_areas_cells', ...ID_TABLES] },
   routes: { fr: (deps) => [buildingRoute(deps), buildingByIdRoute(deps)] },
 };

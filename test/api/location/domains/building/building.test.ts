@@ -97,7 +97,7 @@ describe('heritage, electricity per meter, social housing and legal owners from 
     expect(record.social_housing_dwellings).toBeDefined();
     expect(record.legal_owners).toBeDefined();
     const { social_housing_dwellings: _s, legal_owners: _o, ...bare } = record;
-    const { value, warnings } = await describeBuilding(t.warehouse, id, bare, 'fr');
+    const { value, warnings } = await describeBuilding(deps(), id, bare, 'fr');
     const b = value as FrBuilding;
     expect([b.social_housing.dwellings, b.legal_owners]).toEqual([null, null]);
     expect([b.missing['social_housing.dwellings'], b.missing.legal_owners]).toEqual(['unavailable', 'unavailable']);
