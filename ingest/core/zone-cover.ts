@@ -77,21 +77,55 @@ export function narrowerThanCells(geometry: Polygon | MultiPolygon, res: number)
 export function outlineCells(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES): Set<string> {
   const polygons: Position[][][] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const step = getHexagonEdgeLengthAvg(res, UNITS.m) / 2;
+  const memo = memoAt(res);
   const cells = new Set<string>();
   for (const rings of polygons) {
     for (const ring of rings) {
       // Consecutive samples often fall in the same cell: its neighbours are added once.
       let previous = '';
       for (const sample of walkRing(ring, step)) {
-        const cell = latLngToCell(sample[1]!, sample[0]!, res);
+        const cell = memo.cellOf(sample[0]!, sample[1]!);
         if (cell === previous) continue;
         previous = cell;
-        for (const c of gridDisk(cell, 1)) cells.add(c);
+        for (const c of memo.disk(cell)) cells.add(c);
       }
     }
   }
   return cells;
 }
+
+/**
+ * The cells of points and the disks of cells met lately, at one resolution: neighbouring parcels
+ * share their vertices and their cells, so a cadastre run asks h3 for most of them many times
+ * (h3's latLngToCell and gridDisk were a fifth of it). The same answers as h3's; emptied when large.
+ */
+class CellMemo {
+  private points = new Map<number, Map<number, string>>();
+  private disks = new Map<string, string[]>();
+  private size = 0;
+  constructor(private readonly res: number) {}
+
+  cellOf(lng: number, lat: number): string {
+    let byLat = this.points.get(lng);
+    const known = byLat?.get(lat);
+    if (known !== undefined) return known;
+    const cell = latLngToCell(lat, lng, this.res);
+    if (++this.size > MEMO_ENTRIES) { this.points.clear(); this.disks.clear(); this.size = 0; byLat = undefined; }
+    if (!byLat) this.points.set(lng, (byLat = new Map()));
+    byLat.set(lat, cell);
+    return cell;
+  }
+
+  disk(cell: string): string[] {
+    let disk = this.disks.get(cell);
+    if (!disk) this.disks.set(cell, (disk = gridDisk(cell, 1)));
+    return disk;
+  }
+}
+
+const MEMO_ENTRIES = 200_000;
+const memos: CellMemo[] = [];
+const memoAt = (res: number) => (memos[res] ??= new CellMemo(res));
 
 export interface CoveredPart { geometry: Polygon | MultiPolygon; cover: ZoneCover }
 
