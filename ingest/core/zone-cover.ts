@@ -95,35 +95,27 @@ export function outlineCells(geometry: Polygon | MultiPolygon, res = ZONE_COVER_
 }
 
 /**
- * The cells of points and the disks of cells met lately, at one resolution: neighbouring parcels
- * share their vertices and their cells, so a cadastre run asks h3 for most of them many times
- * (h3's latLngToCell and gridDisk were a fifth of it). The same answers as h3's; emptied when large.
+ * The disks of cells met lately, at one resolution: neighbouring parcels share their cells, so a
+ * cadastre run asks h3 for the same disks many times. The same answers as h3's; emptied when large.
+ * (Remembering the cells of shared vertices as well cost as much in Map lookups as it saved.)
  */
 class CellMemo {
-  private points = new Map<number, Map<number, string>>();
   private disks = new Map<string, string[]>();
-  private size = 0;
   constructor(private readonly res: number) {}
 
-  cellOf(lng: number, lat: number): string {
-    let byLat = this.points.get(lng);
-    const known = byLat?.get(lat);
-    if (known !== undefined) return known;
-    const cell = latLngToCell(lat, lng, this.res);
-    if (++this.size > MEMO_ENTRIES) { this.points.clear(); this.disks.clear(); this.size = 0; byLat = undefined; }
-    if (!byLat) this.points.set(lng, (byLat = new Map()));
-    byLat.set(lat, cell);
-    return cell;
-  }
+  cellOf(lng: number, lat: number): string { return latLngToCell(lat, lng, this.res); }
 
   disk(cell: string): string[] {
     let disk = this.disks.get(cell);
-    if (!disk) this.disks.set(cell, (disk = gridDisk(cell, 1)));
+    if (!disk) {
+      if (this.disks.size >= MEMO_ENTRIES) this.disks.clear();
+      this.disks.set(cell, (disk = gridDisk(cell, 1)));
+    }
     return disk;
   }
 }
 
-const MEMO_ENTRIES = 200_000;
+const MEMO_ENTRIES = 100_000;
 const memos: CellMemo[] = [];
 const memoAt = (res: number) => (memos[res] ??= new CellMemo(res));
 
