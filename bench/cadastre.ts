@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execSync, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { link, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { readManifest, recordPartition, withManifestBatch } from '../ingest/core/manifest.ts';
 import { TABLE_SCHEMA_VERSION, type ManifestPartition } from '../schemas/tables/manifest.ts';
 
@@ -20,13 +21,89 @@ function write(path: string, lines: Iterable<string>): Promise<void> {
   });
 }
 
-/** Runs code in its own niced process; it prints a JSON line last. */
-function child(code: string): Record<string, unknown> & { seconds: number; peak_rss_mb: number } {
+const REPO = join(import.meta.dirname, '..');
+const load = () => +loadavg()[0]!.toFixed(1);
+
+/** Runs code in its own niced process (in the tree `cwd`, default this one); it prints a JSON line last. */
+function child(code: string, cwd = REPO): Record<string, unknown> & { seconds: number; cpu_s: number; peak_rss_mb: number } {
   const t = performance.now();
-  const r = spawnSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', '-e', `${code}\nconsole.log(JSON.stringify({ ...(globalThis.__out ?? {}), maxRSS: process.resourceUsage().maxRSS }));`], { encoding: 'utf8', cwd: join(import.meta.dirname, '..'), maxBuffer: 1e8 });
+  const r = spawnSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', '-e', `${code}\nconsole.log(JSON.stringify({ ...(globalThis.__out ?? {}), maxRSS: process.resourceUsage().maxRSS, cpu: process.cpuUsage() }));`], { encoding: 'utf8', cwd, maxBuffer: 1e8 });
   if (r.status !== 0) throw new Error(r.stderr.slice(-2000));
-  const { maxRSS, ...rest } = JSON.parse(r.stdout.trim().split('\n').pop()!);
-  return { ...rest, seconds: +((performance.now() - t) / 1000).toFixed(1), peak_rss_mb: Math.round(maxRSS / 1024) };
+  const { maxRSS, cpu, ...rest } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  return { ...rest, seconds: +((performance.now() - t) / 1000).toFixed(1), cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(1), peak_rss_mb: Math.round(maxRSS / 1024), load_after: load() };
+}
+
+/** A commune file from a real one (`template`, Etalab's layout, one feature per line): its parcels re-coded to `code` and shifted by (dx, dy) degrees. */
+function fromTemplate(lines: string[], code: string, dx: number, dy: number): Iterable<string> {
+  const from = /"commune":"(\d{2}|2A|2B)\d{3}"/.exec(lines.find((l) => l.startsWith('{"type":"Feature"')) ?? '')?.[0].slice(11, 16);
+  if (!from) throw new Error('the template has no feature line with a commune');
+  return lines.map((l) => {
+    if (!l.startsWith('{"type":"Feature"')) return `${l}\n`;
+    const tail = l.endsWith(']}') ? ']}' : l.endsWith(',') ? ',' : '';
+    const f = JSON.parse(l.slice(0, l.length - tail.length)) as { id: string; geometry: { type: string; coordinates: unknown }; properties: Record<string, unknown> };
+    f.id = f.id.replace(from, code);
+    f.properties.id = f.id;
+    f.properties.commune = code;
+    const shift = (ring: number[][]) => ring.map(([x, y]) => [+(x! + dx).toFixed(7), +(y! + dy).toFixed(7)]);
+    const c = f.geometry.coordinates as number[][][] | number[][][][];
+    f.geometry.coordinates = f.geometry.type === 'Polygon' ? (c as number[][][]).map(shift) : (c as number[][][][]).map((p) => p.map(shift));
+    return `${JSON.stringify(f)}${tail}\n`;
+  });
+}
+
+/**
+ * Whether two data folders hold the same tables: the same Parquet files, each the same bytes or,
+ * where the sort by cell leaves ties in any order (a cover table), the same rows, schema,
+ * row groups and key-value metadata.
+ */
+async function sameTables(a: string, b: string): Promise<{ files: number; same_bytes: number; same_rows: number; differ: number }> {
+  const files = async (d: string) => (await readdir(join(d, 'tables'), { recursive: true })).filter((f) => f.endsWith('.parquet')).sort();
+  const [fa, fb] = [await files(a), await files(b)];
+  if (fa.join() !== fb.join()) return { files: Math.max(fa.length, fb.length), same_bytes: 0, same_rows: 0, differ: Math.max(fa.length, fb.length) };
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  const q = async (sql: string) => JSON.stringify((await c.runAndReadAll(sql)).getRows(), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+  const out = { files: fa.length, same_bytes: 0, same_rows: 0, differ: 0 };
+  try {
+    for (const f of fa) {
+      const [pa, pb] = [join(a, 'tables', f), join(b, 'tables', f)];
+      if (readFileSync(pa).equals(readFileSync(pb))) { out.same_bytes++; continue; }
+      const checks = (p: string) => [
+        `SELECT md5(string_agg(t::VARCHAR, '|' ORDER BY t::VARCHAR)) FROM read_parquet(${quotedString(p)}, hive_partitioning = false) t`,
+        `SELECT decode(key), decode(value) FROM parquet_kv_metadata(${quotedString(p)}) ORDER BY 1`,
+        `SELECT name, type, converted_type FROM parquet_schema(${quotedString(p)})`,
+        `SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata(${quotedString(p)}) ORDER BY 1`,
+      ];
+      let same = true;
+      for (const [x, y] of checks(pa).map((sql, i) => [sql, checks(pb)[i]!])) if ((await q(x!)) !== (await q(y!))) same = false;
+      if (same) out.same_rows++; else out.differ++;
+    }
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+  return out;
+}
+
+/** The tree of a git ref (`git archive`), with this tree's node_modules, to run the job as it was. */
+async function treeOf(ref: string, root: string): Promise<string> {
+  const dir = join(root, 'baseline');
+  await mkdir(dir, { recursive: true });
+  execSync(`git archive ${ref} | tar -x -C ${JSON.stringify(dir)}`, { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** `npm run ingest -- fr.cadastre --input <folder>` as an operator runs it (niced): seconds and the run's own report. */
+function cliRun(input: string, dataDir: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const p = spawn('nice', ['-n', '10', process.execPath, '--import', 'tsx', 'ingest/cli.ts', 'fr.cadastre', '--input', input, '--data-dir', dataDir], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (b: Buffer) => { err = (err + b.toString()).slice(-2000); });
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve(+((performance.now() - t) / 1000).toFixed(1)) : reject(new Error(`fr.cadastre --input ${input} exited ${code}: ${err}`))));
+  });
 }
 
 function entry(table: string, partition: string): ManifestPartition {
@@ -45,14 +122,18 @@ function entry(table: string, partition: string): ManifestPartition {
  * process; then the manifest alone at `manifestEntries` entries (national: about 70,000): one
  * partition recorded alone, and 1,000 recorded in a batch.
  */
-export async function benchCadastre(communes: number, perCommune: number, manifestEntries: number, o: { before?: boolean } = {}) {
+export async function benchCadastre(communes: number, perCommune: number, manifestEntries: number, o: { before?: boolean; template?: string; baseline?: string; departments?: boolean } = {}) {
   const root = await mkdtemp(join(tmpdir(), 'bench-cadastre-'));
   try {
     const dir = join(root, 'cadastre');
     await mkdir(dir, { recursive: true });
     const tGen = performance.now();
+    const template = o.template ? readFileSync(o.template, 'utf8').split('\n').filter((l) => l.length > 0) : null;
+    const perFile = template ? template.filter((l) => l.startsWith('{"type":"Feature"')).length : perCommune;
     for (let c = 0; c < communes; c++) {
       const code = communeCode(c);
+      // Template communes side by side, 0.05° apart in longitude, rows of 30.
+      if (template) { await write(join(dir, `cadastre-${code}-parcelles.json`), fromTemplate(template, code, (c % 30) * 0.05, Math.floor(c / 30) * 0.04)); continue; }
       const x0 = -4 + (c % 200) * COLS * P * 1.5, y0 = 43 + Math.floor(c / 200) * P * (1 + perCommune / COLS);
       await write(join(dir, `cadastre-${code}-parcelles.json`), (function* () {
         yield '{"type":"FeatureCollection","features":[\n';
@@ -80,8 +161,49 @@ export async function benchCadastre(communes: number, perCommune: number, manife
       globalThis.__out = { quarters_s: cuts.slice(1).map((c, i) => +((c - cuts[i]) / 1000).toFixed(1)), ingest_s: +((end - t) / 1000).toFixed(1) };`);
     const partitions = async (d: string) => (await readManifest(join(root, d), 'fr')).partitions.map((p) => `${p.table}/${p.partition}:${p.rows}:${p.sha256}`).join('\n');
     const same_tables = fileByFile ? (await partitions('file-by-file')) === (await partitions('folder')) : null;
+    const parcels = (r: Record<string, unknown>) => ({ ...r, parcels_per_s: Math.round((communes * perFile) / (r.ingest_s as number)) });
+
+    // The same folder run by the job of a git ref (the path before) and by this tree, alternately, twice each.
+    let baseline: Record<string, unknown> | null = null;
+    if (o.baseline) {
+      const tree = await treeOf(o.baseline, root);
+      const folderRun = (cwd: string, d: string) => child(`const { ingestCadastreFiles } = await import('./ingest/fr/cadastre.ts'); const files = ${files}; const t = performance.now();
+        await ingestCadastreFiles(${ctx(d)}, files); globalThis.__out = { ingest_s: +((performance.now() - t) / 1000).toFixed(1) };`, cwd);
+      const runs: { before: Record<string, unknown>[]; after: Record<string, unknown>[] } = { before: [], after: [] };
+      for (let k = 0; k < 2; k++) {
+        await rm(join(root, 'before'), { recursive: true, force: true });
+        runs.before.push(parcels(folderRun(tree, 'before')));
+        await rm(join(root, 'after'), { recursive: true, force: true });
+        runs.after.push(parcels(folderRun(REPO, 'after')));
+      }
+      baseline = { ref: o.baseline, ...runs, same_tables: await sameTables(join(root, 'before'), join(root, 'after')) };
+    }
+
+    // Two department folders (the files split in halves, hard links) by two `fr.cadastre --input` processes: one after the other, then at once.
+    let departments: Record<string, unknown> | null = null;
+    if (o.departments) {
+      const names = (await readdir(dir)).sort();
+      const halves = [names.slice(0, Math.ceil(names.length / 2)), names.slice(Math.ceil(names.length / 2))];
+      const folders = await Promise.all(halves.map(async (h, i) => { const d = join(root, `department-${i}`); await mkdir(d); for (const n of h) await link(join(dir, n), join(d, n)); return d; }));
+      const rounds: Record<string, number | number[]>[] = [];
+      for (let k = 0; k < 2; k++) {
+        await rm(join(root, 'serial'), { recursive: true, force: true });
+        await rm(join(root, 'parallel'), { recursive: true, force: true });
+        const l0 = load();
+        let t = performance.now();
+        for (const f of folders) await cliRun(f, join(root, 'serial'));
+        const serial_s = +((performance.now() - t) / 1000).toFixed(1);
+        t = performance.now();
+        const each = await Promise.all(folders.map((f) => cliRun(f, join(root, 'parallel'))));
+        rounds.push({ serial_s, parallel_s: +((performance.now() - t) / 1000).toFixed(1), parallel_each_s: each, load: [l0, load()] });
+      }
+      const entries = async (d: string) => (await readManifest(join(root, d), 'fr')).partitions.length;
+      departments = { rounds, manifest_entries: { serial: await entries('serial'), parallel: await entries('parallel'), expected: 2 * communes }, same_tables: await sameTables(join(root, 'serial'), join(root, 'parallel')) };
+    }
 
     // The manifest alone at national size.
+    let manifest: Record<string, unknown> | null = null;
+    if (manifestEntries > 0) {
     const m = join(root, 'manifest');
     const base: ManifestPartition[] = [];
     for (let c = 0; base.length < manifestEntries; c++) for (const t of ['parcels', 'parcels_cells']) base.push(entry(t, `cadastre-${String(c).padStart(6, '0')}`));
@@ -92,13 +214,18 @@ export async function benchCadastre(communes: number, perCommune: number, manife
     t = performance.now();
     await withManifestBatch(m, async () => { for (let i = 0; i < 1000; i++) await recordPartition(m, 'fr', entry('parcels_cells', `cadastre-new-${i}`)); });
     const batch_of_1000_ms = +(performance.now() - t).toFixed(1);
+    manifest = { entries: manifestEntries, one_record_ms, batch_of_1000_ms };
+    }
     return {
-      communes, parcels_per_commune: perCommune, generate_s,
-      // seconds: the process (start included); ingest_s: the ingest alone.
-      file_by_file: fileByFile && { ...fileByFile, ms_per_file: +((1000 * (fileByFile.ingest_s as number)) / communes).toFixed(1) },
-      folder: { ...folder, ms_per_file: +((1000 * (folder.ingest_s as number)) / communes).toFixed(1) },
+      communes, parcels_per_commune: perFile, template: o.template ?? null, generate_s,
+      // seconds: the process (start included); ingest_s: the ingest alone; cpu_s: the process's CPU time (all its threads).
+      file_by_file: fileByFile && { ...parcels(fileByFile), ms_per_file: +((1000 * (fileByFile.ingest_s as number)) / communes).toFixed(1) },
+      folder: { ...parcels(folder), ms_per_file: +((1000 * (folder.ingest_s as number)) / communes).toFixed(1) },
+      // Manifest checksums compared: a cover table's ties may come in any order (sameTables compares rows then).
       same_tables,
-      manifest: { entries: manifestEntries, one_record_ms, batch_of_1000_ms },
+      baseline,
+      departments,
+      manifest,
     };
   } finally {
     await rm(root, { recursive: true, force: true });

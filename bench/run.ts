@@ -156,8 +156,11 @@ if (what === 'all' || what === 'dvf') {
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
 if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
-// cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--manifest-entries N] (default 70,000) [--no-before] (skip the file-by-file run)
-if (what === 'cadastre') results.cadastre = await benchCadastre(opt('communes', 1_000), opt('parcels-per-commune', 20), opt('manifest-entries', 70_000), { before: !args.includes('--no-before') });
+// cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--template FILE] (each commune a real commune file re-coded and shifted instead: Etalab's layout, one feature per line) [--manifest-entries N] (default 70,000; 0 skips) [--no-before] (skip the file-by-file run) [--baseline REF] (the folder run by the job of a git ref and by this tree, alternately) [--departments] (the files as two department folders: two fr.cadastre processes one after the other, then at once)
+if (what === 'cadastre') {
+  const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  results.cadastre = await benchCadastre(opt('communes', 1_000), opt('parcels-per-commune', 20), opt('manifest-entries', 70_000), { before: !args.includes('--no-before'), template: arg('--template'), baseline: arg('--baseline'), departments: args.includes('--departments') });
+}
 if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
 // places: [--equipment N] [--stops N] [--queries N] [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_places with CREATE EXTENSION postgis)
 if (what === 'all' || what === 'places') {

@@ -3,16 +3,16 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { PARTITION_KEY, partitionFile, partitionPath, tableDir } from '../../schemas/tables/layout.ts';
 import { sourceIdsOf, sourceLicence, type SourcesOf } from './source-metadata.ts';
-import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption } from './geoparquet.ts';
+import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption, type KnownGeo } from './geoparquet.ts';
 import { basename, dirname, join } from 'node:path';
 import { DuckDBDataChunk, DuckDBInstance, quotedIdentifier, quotedString, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import {
-  BOOLEAN, DOUBLE, INTEGER, TINYINT, VARCHAR, BIGINT, DATE, LIST,
+  BLOB, BOOLEAN, DOUBLE, INTEGER, TINYINT, VARCHAR, BIGINT, DATE, LIST,
 } from '@duckdb/node-api';
 
 // No unsigned types: Spark reads a UINT_64 as decimal(20,0) and Trino refuses unsigned columns.
 // Lists as Parquet lists (a row's value: an array of strings, or null).
-const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, TINYINT, BOOLEAN, BIGINT, DATE, 'VARCHAR[]': LIST(VARCHAR) };
+const DUCK_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER, TINYINT, BOOLEAN, BIGINT, DATE, BLOB, 'VARCHAR[]': LIST(VARCHAR) };
 const CHUNK_ROWS = 2048;
 
 export interface TableTarget {
@@ -144,19 +144,24 @@ export class TableWriter {
   }
 
   /** Sorts, writes the Parquet file and swaps it in atomically. */
-  async finish(): Promise<WrittenTable> {
-    const prepared = await this.prepare();
+  async finish(known?: KnownRows): Promise<WrittenTable> {
+    const prepared = await this.prepare(known);
     return prepared.commit();
   }
 
   /**
    * Writes the sorted Parquet file beside the published one without replacing it yet, so a job
-   * writing several tables swaps them in together once all are written.
+   * writing several tables swaps them in together once all are written. `known`: what the caller
+   * kept of its rows as it appended them, so that they are not scanned again for it.
    */
-  async prepare(): Promise<PreparedTable> {
+  async prepare(known: KnownRows = {}): Promise<PreparedTable> {
     try {
       this.endAppending();
-      return await writeSortedParquet(this.connection, `SELECT * FROM ${quoteIdent(this.stage)}`, this.target);
+      return await writeSortedParquet(this.connection, `SELECT * FROM ${quoteIdent(this.stage)}`, {
+        ...this.target,
+        ...(known.sources ? { sources: known.sources } : {}),
+        known: { wkb: known.wkb, geo: known.geo, rows: known.rows ? this.rows : undefined },
+      });
     } finally {
       await this.close();
     }
@@ -212,6 +217,14 @@ export class TableWriter {
   }
 }
 
+/**
+ * What a writer may know of its rows as it appends them (TableWriter.prepare): their sources;
+ * `wkb`, a staged BLOB column holding the WKB of each row's `geometry` (polygonWkb; null where
+ * the SQL derives it), left out of the file and written as its `geom`; `geo`, the outlines' types
+ * and extent; `rows`: the writer's own count of its appended rows is the file's (no count read back).
+ */
+export interface KnownRows { sources?: readonly string[]; wkb?: string; geo?: KnownGeo; rows?: boolean }
+
 /** Where a sorted Parquet file goes, and what is done after sorting. */
 export interface SortedTarget {
   dataDir: string; country: string; table: string; partition: string;
@@ -228,6 +241,8 @@ export interface SortedTarget {
    * has one (a scan of it; give them when `select` is costly to run twice).
    */
   sources?: SourcesOf;
+  /** What the writer knows of the rows (KnownRows), instead of scanning them; `rows`: their count. */
+  known?: { wkb?: string; geo?: KnownGeo; rows?: number };
 }
 
 /**
@@ -249,20 +264,21 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   // So is the partition key, which DuckDB adds when it reads a published file of the hive layout.
   const derived = columns.filter((c) => c === GEOMETRY_COLUMN || c === BBOX_COLUMN || c === PARTITION_KEY);
   if (derived.length > 0) rows = `SELECT * EXCLUDE (${derived.map(quoteIdent).join(', ')}) FROM (${rows})`;
-  const shape = geoShapeOf(columns);
+  const wkb = target.known?.wkb;
+  const shape = geoShapeOf(columns.filter((c) => c !== wkb));
   const metadata: Record<string, unknown> = {};
   const sources = target.sources ?? (columns.includes('source') ? { from: `(${select})` } : null);
   if (sources) metadata.sources = (await sourceIdsOf(connection, sources)).map(sourceLicence);
   if (shape) {
-    metadata.geo = await geoMetadataOf(connection, select, shape);
-    rows = `SELECT *, ${geoColumnsSql(shape)} FROM (${rows})`;
-  }
+    metadata.geo = await geoMetadataOf(connection, select, shape, target.known?.geo);
+    rows = `SELECT *${wkb ? ` EXCLUDE (${quoteIdent(wkb)})` : ''}, ${geoColumnsSql(shape, { wkb })} FROM (${rows})`;
+  } else if (wkb) rows = `SELECT * EXCLUDE (${quoteIdent(wkb)}) FROM (${rows})`;
   await connection.run(`COPY (${rows}) TO ${literal} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 8192, GEOPARQUET_VERSION 'NONE'${kvMetadataOption(metadata)})`);
-  const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`);
+  const count = target.known?.rows ?? (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet(${literal})`)).getRowObjectsJS()[0]!.n as number;
   const written: WrittenTable = {
     path: finalPath,
     relativePath: partitionFile(target.country, target.table, target.partition),
-    rows: count.getRowObjectsJS()[0]!.n as number,
+    rows: count,
     sha256: await fileSha256(tmpPath),
   };
   return {

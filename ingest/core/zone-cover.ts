@@ -77,21 +77,47 @@ export function narrowerThanCells(geometry: Polygon | MultiPolygon, res: number)
 export function outlineCells(geometry: Polygon | MultiPolygon, res = ZONE_COVER_RES): Set<string> {
   const polygons: Position[][][] = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const step = getHexagonEdgeLengthAvg(res, UNITS.m) / 2;
+  const memo = memoAt(res);
   const cells = new Set<string>();
   for (const rings of polygons) {
     for (const ring of rings) {
       // Consecutive samples often fall in the same cell: its neighbours are added once.
       let previous = '';
       for (const sample of walkRing(ring, step)) {
-        const cell = latLngToCell(sample[1]!, sample[0]!, res);
+        const cell = memo.cellOf(sample[0]!, sample[1]!);
         if (cell === previous) continue;
         previous = cell;
-        for (const c of gridDisk(cell, 1)) cells.add(c);
+        for (const c of memo.disk(cell)) cells.add(c);
       }
     }
   }
   return cells;
 }
+
+/**
+ * The disks of cells met lately, at one resolution: neighbouring parcels share their cells, so a
+ * cadastre run asks h3 for the same disks many times. The same answers as h3's; emptied when large.
+ * (Remembering the cells of shared vertices as well cost as much in Map lookups as it saved.)
+ */
+class CellMemo {
+  private disks = new Map<string, string[]>();
+  constructor(private readonly res: number) {}
+
+  cellOf(lng: number, lat: number): string { return latLngToCell(lat, lng, this.res); }
+
+  disk(cell: string): string[] {
+    let disk = this.disks.get(cell);
+    if (!disk) {
+      if (this.disks.size >= MEMO_ENTRIES) this.disks.clear();
+      this.disks.set(cell, (disk = gridDisk(cell, 1)));
+    }
+    return disk;
+  }
+}
+
+const MEMO_ENTRIES = 100_000;
+const memos: CellMemo[] = [];
+const memoAt = (res: number) => (memos[res] ??= new CellMemo(res));
 
 export interface CoveredPart { geometry: Polygon | MultiPolygon; cover: ZoneCover }
 

@@ -4,6 +4,8 @@ import type { Country } from '../../../schemas/common.ts';
 import { AREA_CELL_COLUMNS, AREA_COLUMNS, AreaRow, areaCellsTable } from '../../../schemas/tables/areas.ts';
 import { cellToBigint } from '../../../schemas/tables/cells.ts';
 import { ZONE_COVER_RES } from '../../../schemas/tables/zones.ts';
+import { blobValue } from '@duckdb/node-api';
+import { polygonWkb } from '../geoparquet.ts';
 import { StageDatabase, TableWriter, cleanStaleTemporaries, type PreparedTable } from '../table-writer.ts';
 import { coverZone } from '../zone-cover.ts';
 
@@ -28,8 +30,14 @@ function bbox(g: Polygon | MultiPolygon): [number, number, number, number] {
  * Stages a partition of an areas table and of its cover (`<table>_cells`), covered as zones are
  * (interior cells compacted, border cells for the exact test); the caller publishes both together.
  */
+/** The staged column holding each outline's WKB (polygonWkb), written as the file's `geom`. */
+const WKB = 'geom_wkb';
+
 export class AreasWriter {
   private seen = new Set<string>();
+  /** What the file's `geo` metadata says, kept as rows are added: geometry types and extent. */
+  private types = new Set<string>();
+  private extent: [number, number, number, number] | null = null;
   private constructor(private readonly areas: TableWriter, private readonly cells: TableWriter, readonly table: string, readonly source: string) {}
 
   /**
@@ -39,7 +47,7 @@ export class AreasWriter {
   static async open(dataDir: string, country: Country, table: string, partition: string, source: string, stage?: StageDatabase): Promise<AreasWriter> {
     const cellsTable = areaCellsTable(table);
     if (!stage) await AreasWriter.cleanStale(dataDir, country, table);
-    const areas = await TableWriter.open({ dataDir, country, table, partition, columns: AREA_COLUMNS, orderBy: 'id' }, stage);
+    const areas = await TableWriter.open({ dataDir, country, table, partition, columns: { ...AREA_COLUMNS, [WKB]: 'BLOB' }, orderBy: 'id' }, stage);
     const cells = await TableWriter.open({ dataDir, country, table: cellsTable, partition, columns: AREA_CELL_COLUMNS, orderBy: 'cell' }, stage);
     return new AreasWriter(areas, cells, table, source);
   }
@@ -63,7 +71,12 @@ export class AreasWriter {
     if (!row.success) return row.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     this.seen.add(a.id);
     const r = row.data;
-    this.areas.append([r.id, r.layer, r.attributes, r.min_lng, r.min_lat, r.max_lng, r.max_lat, r.geometry, r.source]);
+    const wkb = polygonWkb(a.geometry);
+    this.areas.append([r.id, r.layer, r.attributes, r.min_lng, r.min_lat, r.max_lng, r.max_lat, r.geometry, r.source, wkb && blobValue(wkb)]);
+    this.types.add(a.geometry.type);
+    const e = this.extent;
+    if (!e) this.extent = [r.min_lng, r.min_lat, r.max_lng, r.max_lat];
+    else { e[0] = Math.min(e[0], r.min_lng); e[1] = Math.min(e[1], r.min_lat); e[2] = Math.max(e[2], r.max_lng); e[3] = Math.max(e[3], r.max_lat); }
     const cover = coverZone(a.geometry);
     for (const c of cover.interior) this.cells.append([cellToBigint(c), getResolution(c), r.id, true]);
     for (const c of cover.border) this.cells.append([cellToBigint(c), ZONE_COVER_RES, r.id, false]);
@@ -74,8 +87,9 @@ export class AreasWriter {
 
   async prepare(): Promise<{ table: string; prepared: PreparedTable }[]> {
     return [
-      { table: this.table, prepared: await this.areas.prepare() },
-      { table: areaCellsTable(this.table), prepared: await this.cells.prepare() },
+      // The sources, WKB, extent and count the writer has: the staged rows are not scanned again for them.
+      { table: this.table, prepared: await this.areas.prepare({ sources: this.count > 0 ? [this.source] : [], wkb: WKB, geo: { types: [...this.types], bbox: this.extent }, rows: true }) },
+      { table: areaCellsTable(this.table), prepared: await this.cells.prepare({ rows: true }) },
     ];
   }
 

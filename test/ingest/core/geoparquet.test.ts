@@ -1,11 +1,14 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { BLOB, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, blobValue, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { MultiPolygon, Polygon } from 'geojson';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { geoShapeOf, type GeoMetadata } from '../../../ingest/core/geoparquet.ts';
+import { geoShapeOf, geojsonToWktSql, polygonWkb, type GeoMetadata } from '../../../ingest/core/geoparquet.ts';
+import { REPO_ROOT } from '../../../ingest/core/define-job.ts';
 import { TableWriter } from '../../../ingest/core/table-writer.ts';
 import { AREA_COLUMNS } from '../../../schemas/tables/areas.ts';
 import { POINT_COLUMNS } from '../../../schemas/tables/points.ts';
@@ -110,5 +113,59 @@ describe('GeoParquet 1.1', () => {
     expect(cols.filter((x) => x === 'geom' || x === 'bbox')).toEqual(['geom', 'bbox']);
     expect(Object.keys(await kv(prepared.pendingPath)).filter((k) => k === 'geo')).toEqual(['geo']);
     await prepared.discard();
+  });
+});
+
+describe('polygonWkb: the WKB of an outline written in TypeScript', () => {
+  const JUVISY = join(REPO_ROOT, '../shared/realdata/fr/cadastre/cadastre-91326-parcelles.json');
+  /** Each outline's WKB as polygonWkb writes it and as the SQL path derives it from the GeoJSON text (hex, null when none). */
+  async function both(geometries: (Polygon | MultiPolygon)[]): Promise<{ ts: string | null; sql: string | null }[]> {
+    await c.run('CREATE OR REPLACE TABLE wkb_check (i INTEGER, geometry VARCHAR, wkb BLOB)');
+    const appender = await c.createAppender('wkb_check');
+    for (let start = 0; start < geometries.length; start += 2048) {
+      const part = geometries.slice(start, start + 2048);
+      const chunk = DuckDBDataChunk.create([INTEGER, VARCHAR, BLOB], part.length);
+      chunk.setColumns([part.map((_, i) => start + i), part.map((g) => JSON.stringify(g)), part.map((g) => { const w = polygonWkb(g); return w && blobValue(w); })]);
+      appender.appendDataChunk(chunk);
+    }
+    appender.closeSync();
+    const r = await c.runAndReadAll(`SELECT hex(wkb) AS ts, hex(ST_AsWKB((${geojsonToWktSql('geometry')})::GEOMETRY)) AS sql FROM wkb_check ORDER BY i`);
+    return r.getRowObjectsJS() as { ts: string | null; sql: string | null }[];
+  }
+
+  it('is the SQL path\'s WKB byte for byte: holes, multipolygons, full-precision and tiny doubles, -0, an unclosed ring', async () => {
+    // A fixed pseudo-random sequence: the same doubles at every run.
+    let seed = 17;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const ring = (x: number, y: number, d: number) => {
+      const r = [[x, y], [x + random() * d, y], [x + random() * d, y + random() * d], [x, y + random() * d]];
+      return [...r, [...r[0]!]].map((p) => (random() < 0.3 ? p.map((v) => +v.toFixed(7)) : p));
+    };
+    const shapes: (Polygon | MultiPolygon)[] = [square as Polygon, two as MultiPolygon,
+      { type: 'Polygon', coordinates: [[[-0, 0], [1e-300, 5e-324], [1, 1], [-0, 0]]] },
+      { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0.5, 2]]] }];
+    for (let i = 0; i < 2000; i++) {
+      const [x, y, d] = [random() * 360 - 180, random() * 180 - 90, random() < 0.5 ? 1e-9 : 1e-3];
+      shapes.push(i % 2 ? { type: 'Polygon', coordinates: [ring(x, y, d), ring(x, y, d / 10)] } : { type: 'MultiPolygon', coordinates: [[ring(x, y, d)], [ring(x + d, y, d), ring(x + d, y, d / 10)]] });
+    }
+    const rows = await both(shapes);
+    expect(rows.filter((r) => r.ts === null)).toEqual([]);
+    expect(rows.filter((r) => r.ts !== r.sql)).toEqual([]);
+  });
+
+  it.skipIf(!existsSync(JUVISY))('is the SQL path\'s WKB for every real Juvisy parcel', async () => {
+    const parcels = (JSON.parse(readFileSync(JUVISY, 'utf8')) as { features: { geometry: Polygon }[] }).features.map((f) => f.geometry);
+    const rows = await both(parcels);
+    expect(rows.length).toBeGreaterThan(2800);
+    expect(rows.filter((r) => r.ts === null || r.ts !== r.sql)).toEqual([]);
+  });
+
+  it('leaves to the SQL the outlines it must judge: 3D or short positions, short rings, no ring', () => {
+    const p = (coordinates: unknown) => polygonWkb({ type: 'Polygon', coordinates } as Polygon);
+    expect(p([[[0, 0, 5], [1, 0, 5], [1, 1, 5], [0, 0, 5]]])).toBeNull();
+    expect(p([[[0, 0], [1, 0], [1], [0, 0]]])).toBeNull();
+    expect(p([[[0, 0], [1, 0], [0, 0]]])).toBeNull();
+    expect(p([])).toBeNull();
+    expect(polygonWkb({ type: 'MultiPolygon', coordinates: [] })).toBeNull();
   });
 });
