@@ -23,8 +23,11 @@ export interface TableTarget {
   partition: string;
   /** Column name -> DuckDB type, in order. */
   columns: Readonly<Record<string, string>>;
-  /** Column the Parquet file is sorted by (the H3 cell), so row-group statistics prune lookups (row groups of 8,192 rows). */
-  orderBy: string;
+  /**
+   * Column the Parquet file is sorted by (the H3 cell), so row-group statistics prune lookups (row
+   * groups of 8,192 rows); then the columns that break its ties, so that the same rows give the same bytes.
+   */
+  orderBy: string | readonly string[];
 }
 
 export interface WrittenTable { path: string; relativePath: string; rows: number; sha256: string }
@@ -228,8 +231,8 @@ export interface KnownRows { sources?: readonly string[]; wkb?: string; geo?: Kn
 /** Where a sorted Parquet file goes, and what is done after sorting. */
 export interface SortedTarget {
   dataDir: string; country: string; table: string; partition: string;
-  /** Column the rows are sorted by. */
-  orderBy: string;
+  /** Column the rows are sorted by, then the columns breaking its ties. */
+  orderBy: string | readonly string[];
   /**
    * Select list applied to the sorted rows, for columns derived from others (a label, a
    * constant): computed after the sort, they are not carried through it.
@@ -255,7 +258,7 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   const tmpPath = pendingPath(finalPath);
   const literal = quotedString(tmpPath);
   await mkdir(tableDir(target.dataDir, target.country, target.table), { recursive: true });
-  const sorted = `${select} ORDER BY ${quoteIdent(target.orderBy)}`;
+  const sorted = `${select} ORDER BY ${[target.orderBy].flat().map(quoteIdent).join(', ')}`;
   // A projection keeps its input's order, so the derived columns come out sorted too.
   let rows = target.afterSort ? `SELECT ${target.afterSort} FROM (${sorted})` : sorted;
   const columns = (await connection.runAndReadAll(`SELECT * FROM (${rows}) LIMIT 0`)).columnNames();

@@ -27,7 +27,7 @@ export class ZonesWriter {
     await cleanStaleTemporaries(dataDir, country, 'zones');
     await cleanStaleTemporaries(dataDir, country, 'zone_cells');
     const zones = await TableWriter.open({ dataDir, country, table: 'zones', partition, columns: ZONE_COLUMNS, orderBy: 'code' });
-    const cells = await TableWriter.open({ dataDir, country, table: 'zone_cells', partition, columns: ZONE_CELL_COLUMNS, orderBy: 'cell' });
+    const cells = await TableWriter.open({ dataDir, country, table: 'zone_cells', partition, columns: ZONE_CELL_COLUMNS, orderBy: ['cell', 'level', 'code'] });
     return new ZonesWriter(zones, cells, source);
   }
 

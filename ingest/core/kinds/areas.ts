@@ -48,7 +48,7 @@ export class AreasWriter {
     const cellsTable = areaCellsTable(table);
     if (!stage) await AreasWriter.cleanStale(dataDir, country, table);
     const areas = await TableWriter.open({ dataDir, country, table, partition, columns: { ...AREA_COLUMNS, [WKB]: 'BLOB' }, orderBy: 'id' }, stage);
-    const cells = await TableWriter.open({ dataDir, country, table: cellsTable, partition, columns: AREA_CELL_COLUMNS, orderBy: 'cell' }, stage);
+    const cells = await TableWriter.open({ dataDir, country, table: cellsTable, partition, columns: AREA_CELL_COLUMNS, orderBy: ['cell', 'id'] }, stage);
     return new AreasWriter(areas, cells, table, source);
   }
 
