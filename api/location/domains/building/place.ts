@@ -1,4 +1,4 @@
-import { pointOnFeature } from '@turf/turf';
+import { booleanPointInPolygon, centroid } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
 import type { ZoneLevel, Zones } from '../../../../schemas/zone.ts';
 import { ZONE_LEVEL_ORDER } from '../../../../schemas/zone.ts';
@@ -22,13 +22,48 @@ import { buildingRisks } from './risks.ts';
 export interface BuildingPlace { latitude: number; longitude: number; zones: Zones; levels: Set<ZoneLevel> }
 
 /**
- * A point inside the footprint (its centroid when the centroid is inside, else a point on its
- * surface: turf's pointOnFeature), or null when the building has no footprint row.
+ * A point inside a footprint on the horizontal line through `lat`: the middle of the widest
+ * stretch of that line inside it (even-odd over every ring, holes included), or null when the
+ * line misses it.
  */
+function pointOnLine(footprint: Polygon | MultiPolygon, lat: number): [number, number] | null {
+  const parts = footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates;
+  let best: [number, number] | null = null, width = -1;
+  for (const rings of parts) {
+    const xs: number[] = [];
+    for (const ring of rings) for (let i = 0; i + 1 < ring.length; i++) {
+      const [x1, y1] = ring[i]!, [x2, y2] = ring[i + 1]!;
+      // Half-open edges: a vertex on the line counts once.
+      if ((y1! <= lat && lat < y2!) || (y2! <= lat && lat < y1!)) xs.push(x1! + ((lat - y1!) * (x2! - x1!)) / (y2! - y1!));
+    }
+    xs.sort((a, b) => a - b);
+    for (let i = 0; i + 1 < xs.length; i += 2) if (xs[i + 1]! - xs[i]! > width) { width = xs[i + 1]! - xs[i]!; best = [(xs[i]! + xs[i + 1]!) / 2, lat]; }
+  }
+  return best;
+}
+
+/**
+ * The point a building is read at (its protected areas, zones, hazards): the centroid of its RNB footprint, or,
+ * when the centroid falls outside it (an L- or U-shaped building), the middle of the widest
+ * stretch of the footprint on the centroid's latitude (for a multipolygon missing that latitude,
+ * its first part's point). A footprint straddling a perimeter is
+ * attached by that point only.
+ */
+export function footprintPoint(footprint: Polygon | MultiPolygon): [number, number] {
+  const c = centroid(footprint).geometry.coordinates as [number, number];
+  if (booleanPointInPolygon(c, footprint, { ignoreBoundary: true })) return c;
+  const onLine = pointOnLine(footprint, c[1]);
+  if (onLine) return onLine;
+  // Parts apart from the centroid's latitude: the first part's own point.
+  if (footprint.type === 'MultiPolygon') return footprintPoint({ type: 'Polygon', coordinates: footprint.coordinates[0]! });
+  return footprint.coordinates[0]![0]! as [number, number];
+}
+
+/** The building's point (footprintPoint of its RNB footprint), or null when the building has no footprint row. */
 export async function buildingPoint(warehouse: Warehouse, id: string): Promise<{ latitude: number; longitude: number } | null> {
   const [row] = await warehouse.query<{ geometry: string }>(`SELECT geometry FROM fr_buildings WHERE id = $1 LIMIT 1`, [id]);
   if (!row) return null;
-  const [longitude, latitude] = pointOnFeature(JSON.parse(row.geometry) as Polygon | MultiPolygon).geometry.coordinates as [number, number];
+  const [longitude, latitude] = footprintPoint(JSON.parse(row.geometry) as Polygon | MultiPolygon);
   return { latitude, longitude };
 }
 

@@ -19,11 +19,11 @@ import { samplesDataDir } from '../../../../helpers/samples.ts';
 import { createManifests } from '../../../../../api/core/manifests.ts';
 import type { Warehouse } from '../../../../../api/core/warehouse.ts';
 import { createZoneLookup } from '../../../../../api/location/zones/lookup.ts';
-import { buildingPoint, type BuildingPlace } from '../../../../../api/location/domains/building/place.ts';
+import { buildingPoint, footprintPoint, type BuildingPlace } from '../../../../../api/location/domains/building/place.ts';
 import { buildingMarket } from '../../../../../api/location/domains/building/market.ts';
 import { buildingRisks } from '../../../../../api/location/domains/building/risks.ts';
 import { reprojectGeometry, toWgs84 } from '../../../../../ingest/core/reproject.ts';
-import { booleanPointInPolygon, pointOnFeature } from '@turf/turf';
+import { booleanPointInPolygon } from '@turf/turf';
 import type { Polygon } from 'geojson';
 import { ZONE_LEVEL_ORDER, type Zones } from '../../../../../schemas/zone.ts';
 
@@ -194,9 +194,9 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
     const file = JSON.parse(await readFile(join(REPO_ROOT, 'datasets/fr/clay/ExpoArgile_Fxx_L93.geojson'), 'utf8')) as { crs: { properties: { name: string } }; features: { properties: { NIVEAU: number }; geometry: Polygon }[] };
     const project = toWgs84(file.crs.properties.name);
     const polygons = file.features.map((f) => ({ level: (['low', 'moderate', 'high'] as const)[f.properties.NIVEAU - 1]!, geometry: reprojectGeometry(f.geometry, project) as Polygon }));
-    // The point the building is read at: turf's pointOnFeature of its RNB footprint (its centroid when inside), from one read of the table.
+    // The point the building is read at: footprintPoint of its RNB footprint (its centroid when inside), from one read of the table.
     const footprints = await duckRows<{ id: string; geometry: string }>(`SELECT id, geometry FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}')`);
-    const points = new Map(footprints.map((f) => { const [longitude, latitude] = pointOnFeature(JSON.parse(f.geometry) as Polygon).geometry.coordinates as [number, number]; return [f.id, { latitude, longitude }]; }));
+    const points = new Map(footprints.map((f) => { const [longitude, latitude] = footprintPoint(JSON.parse(f.geometry) as Polygon); return [f.id, { latitude, longitude }]; }));
     const counts = { high: 0, moderate: 0, low: 0, none: 0 };
     for (const [id, b] of described) {
       const p = points.get(id)!;
