@@ -7,6 +7,7 @@ import type { Zone } from '../../../schemas/zone.ts';
 import { sourceById } from '../../../datasets/catalogue.ts';
 import { isStale } from '../../../datasets/source.ts';
 import { profileOf } from '../../../datasets/countries.ts';
+import { ZONE_VALUE_TAIL_ORDER, zoneValuesIndexOf } from './zone-values-index.ts';
 
 /**
  * The API reader of the "zone values" table kind (schemas/tables/zone-values.ts). A zone route
@@ -30,8 +31,19 @@ function latest(rows: ZoneValue[]): ZoneValue[] {
   return [...best.values()];
 }
 
-/** Values of the given zones (every period), read from the table; zone codes travel as bound parameters. */
+/**
+ * Values of the given zones (every period), ordered by indicator, breakdown, period end, zone,
+ * then every other column: from the in-process index once built (zone-values-index.ts), else
+ * from the table; both give the same rows in the same order.
+ */
 export async function valuesOfZones(warehouse: Warehouse, country: Country, table: string, zones: readonly { level: string; code: string }[], indicators?: readonly string[]): Promise<ZoneValue[]> {
+  if (!warehouse.has(country, table) || zones.length === 0) return [];
+  const index = zoneValuesIndexOf(warehouse, country, table);
+  return index ? index.valuesOfZones(zones, indicators) : valuesOfZonesSql(warehouse, country, table, zones, indicators);
+}
+
+/** valuesOfZones read from the table by DuckDB (before the index is built, above its budget, and as its reference); zone codes travel as bound parameters. */
+export async function valuesOfZonesSql(warehouse: Warehouse, country: Country, table: string, zones: readonly { level: string; code: string }[], indicators?: readonly string[]): Promise<ZoneValue[]> {
   if (!warehouse.has(country, table) || zones.length === 0) return [];
   const params: string[] = [];
   let indicatorTest = '';
@@ -40,7 +52,7 @@ export async function valuesOfZones(warehouse: Warehouse, country: Country, tabl
   }
   // One equality per zone (UNION ALL): each prunes the files' row groups by the sorted code, which an OR of zones does not.
   const scans = zones.map((z) => { params.push(z.level, z.code); return `SELECT ${COLUMNS} FROM ${country}_${table} WHERE level = $${params.length - 1} AND code = $${params.length}${indicatorTest}`; });
-  return warehouse.query<ZoneValue>(`SELECT * FROM (${scans.join(' UNION ALL ')}) ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code`, params);
+  return warehouse.query<ZoneValue>(`SELECT * FROM (${scans.join(' UNION ALL ')}) ORDER BY indicator, breakdown NULLS FIRST, period_end, level, code, ${ZONE_VALUE_TAIL_ORDER}`, params);
 }
 
 /**
