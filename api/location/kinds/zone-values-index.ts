@@ -37,38 +37,50 @@ export const zoneValuesIndexOptions = { budget: ZONE_VALUES_INDEX_BUDGET };
 /**
  * The order of a zone's rows, the SQL path's after (indicator, breakdown, period_end, level,
  * code): every column, so that rows of one zone tying on the first keys (two sources, two
- * period starts) come in one order on both paths.
+ * period starts) come in one order on both paths. The text columns first, then the numbers: the
+ * index sorts by a rank of the former (descriptor) and then by the numbers themselves.
  */
-export const ZONE_VALUE_TAIL_ORDER = 'period_start, source, published_on, unit, reliability, suppressed, value, sample_size, range_low, range_high';
+const TAIL_TEXT = ['period_start', 'source', 'published_on', 'unit', 'reliability', 'suppressed'];
+const TAIL_NUMBERS = ['value', 'sample_size', 'range_low', 'range_high'];
+export const ZONE_VALUE_TAIL_ORDER = [...TAIL_TEXT, ...TAIL_NUMBERS].join(', ');
 
 type Descriptor = Omit<ZoneValueRow, 'level' | 'code' | 'value' | 'sample_size' | 'range_low' | 'range_high'> & {
   /** Rank of (indicator, breakdown, period_end) in the SQL order: rows of several zones merge by it, then by zone. */
   head: number; valueNull: boolean; sampleNull: boolean; lowNull: boolean; highNull: boolean;
 };
 
-const DESCRIPTOR_COLUMNS = `indicator, breakdown, period_start, period_end, unit, reliability, suppressed, source, published_on,
-  value IS NULL AS vn, sample_size IS NULL AS sn, range_low IS NULL AS ln, range_high IS NULL AS hn`;
+/** What a row shares with many others, hashed by DuckDB to number it (a join on one key instead of thirteen). */
+const DESCRIPTOR = ['indicator', 'breakdown', 'period_start', 'period_end', 'unit', 'reliability', 'suppressed', 'source', 'published_on'];
+const NULL_FLAGS = ['value IS NULL', 'sample_size IS NULL', 'range_low IS NULL', 'range_high IS NULL'];
+const descriptorHash = (t: string) => `hash(${[...DESCRIPTOR, ...NULL_FLAGS].map((c) => `${t}${c}`).join(', ')})`;
+
+/**
+ * Bytes an index holds: per value its descriptor number (2 bytes, 4 past 65,536 descriptors) and
+ * its value; 8 a sample size or range bound; per zone two offsets, its code (a string: header
+ * and two bytes a character) and a Map entry; per descriptor one object of short strings.
+ */
+function footprint(values: number, extras: number, zones: number, codeChars: number, descriptors: number): number {
+  return values * (descriptors > 65_536 ? 12 : 10) + extras * 8 + zones * (8 + 16 + 96) + codeChars * 2 + descriptors * 400;
+}
 
 export async function buildZoneValuesIndex(warehouse: Warehouse, country: Country, table: string, budget = ZONE_VALUES_INDEX_BUDGET): Promise<ZoneValuesIndex | null> {
   if (!warehouse.has(country, table)) return null;
   const view = `${country}_${table}`;
-  const [size] = await warehouse.query<{ n: number; extras: number; zones: number; code_chars: number; descriptors: number }>(
+  const [size] = await warehouse.query<{ n: number; extras: number; zones: number; code_chars: number }>(
     `SELECT count(*)::DOUBLE AS n, (count(sample_size) + count(range_low) + count(range_high))::DOUBLE AS extras,
        (SELECT count(*)::DOUBLE FROM (SELECT DISTINCT level, code FROM ${view})) AS zones,
-       (SELECT coalesce(sum(strlen(code)), 0)::DOUBLE FROM (SELECT DISTINCT level, code FROM ${view})) AS code_chars,
-       (SELECT count(*)::DOUBLE FROM (SELECT DISTINCT ${DESCRIPTOR_COLUMNS} FROM ${view})) AS descriptors
+       (SELECT coalesce(sum(strlen(code)), 0)::DOUBLE FROM (SELECT DISTINCT level, code FROM ${view})) AS code_chars
      FROM ${view}`,
-  ) as [{ n: number; extras: number; zones: number; code_chars: number; descriptors: number }];
-  const wide = size.descriptors > 65_536;
-  // A zone: its code (two bytes a character and a string's header), a Map entry and two offsets; a descriptor: one small object.
-  const estimate = size.n * (8 + (wide ? 4 : 2)) + size.extras * 8 + size.zones * (size.code_chars / Math.max(1, size.zones) * 2 + 32 + 64 + 8) + size.descriptors * 400;
-  if (estimate > budget) return null;
+  ) as [{ n: number; extras: number; zones: number; code_chars: number }];
+  if (footprint(size.n, size.extras, size.zones, size.code_chars, 0) > budget) return null;
 
-  // Zone and descriptor numbers, given by DuckDB in a total order so that the scan below and these reads agree.
+  // Zone and descriptor numbers, given by DuckDB in total orders so that the scan below and these reads agree.
   const zonesCte = `SELECT level, code, (row_number() OVER (ORDER BY level, code) - 1)::INTEGER AS zid FROM (SELECT DISTINCT level, code FROM ${view})`;
-  const descriptorsCte = `SELECT *, (row_number() OVER (ORDER BY indicator, breakdown, period_start, period_end, unit, reliability, suppressed, source, published_on, vn, sn, ln, hn) - 1)::INTEGER AS did,
+  // ord: the SQL path's order of a zone's rows before the numbers (indicator, breakdown, period end, then the tail's text columns).
+  const descriptorsCte = `SELECT *, (row_number() OVER (ORDER BY h) - 1)::INTEGER AS did,
+      (dense_rank() OVER (ORDER BY indicator, breakdown NULLS FIRST, period_end, ${TAIL_TEXT.join(', ')}))::INTEGER AS ord,
       (dense_rank() OVER (ORDER BY indicator, breakdown NULLS FIRST, period_end))::INTEGER AS head
-    FROM (SELECT DISTINCT ${DESCRIPTOR_COLUMNS} FROM ${view})`;
+    FROM (SELECT DISTINCT ${descriptorHash('')} AS h, ${DESCRIPTOR.join(', ')}, ${NULL_FLAGS.map((f, i) => `${f} AS f${i}`).join(', ')} FROM ${view})`;
   const levels: string[] = [], codes: string[] = [];
   const zoneIds = new Map<string, number>();
   await warehouse.scan(`SELECT level, code, zid FROM (${zonesCte}) ORDER BY zid`, (c) => {
@@ -79,16 +91,22 @@ export async function buildZoneValuesIndex(warehouse: Warehouse, country: Countr
     }
   });
   const descriptors: Descriptor[] = [];
+  let previous: bigint | null = null;
   for (const d of await warehouse.query<Record<string, unknown>>(
-    `SELECT indicator, breakdown, strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end, unit, reliability, suppressed, source,
-       strftime(published_on, '%Y-%m-%d') AS published_on, vn, sn, ln, hn, did, head FROM (${descriptorsCte}) ORDER BY did`,
+    `SELECT h, indicator, breakdown, strftime(period_start, '%Y-%m-%d') AS period_start, strftime(period_end, '%Y-%m-%d') AS period_end, unit, reliability, suppressed, source,
+       strftime(published_on, '%Y-%m-%d') AS published_on, f0, f1, f2, f3, did, head FROM (${descriptorsCte}) ORDER BY did`,
   )) {
+    // Two descriptors of one hash (about one chance in 10^12 for thousands of them) would be joined to each other's rows.
+    if (d.h === previous) throw new Error(`zone values index of ${view}: two descriptors share the hash ${String(d.h)}`);
+    previous = d.h as bigint;
     descriptors[d.did as number] = {
       indicator: d.indicator as string, breakdown: d.breakdown as string | null, period_start: d.period_start as string | null, period_end: d.period_end as string | null,
       unit: d.unit as string, reliability: d.reliability as ZoneValueRow['reliability'], suppressed: d.suppressed as boolean, source: d.source as string,
-      published_on: d.published_on as string | null, head: d.head as number, valueNull: d.vn as boolean, sampleNull: d.sn as boolean, lowNull: d.ln as boolean, highNull: d.hn as boolean,
+      published_on: d.published_on as string | null, head: d.head as number, valueNull: d.f0 as boolean, sampleNull: d.f1 as boolean, lowNull: d.f2 as boolean, highNull: d.f3 as boolean,
     };
   }
+  const wide = descriptors.length > 65_536;
+  if (footprint(size.n, size.extras, size.zones, size.code_chars, descriptors.length) > budget) return null;
 
   const n = Math.round(size.n), zoneCount = levels.length;
   const descOf = wide ? new Uint32Array(n) : new Uint16Array(n);
@@ -98,14 +116,10 @@ export async function buildZoneValuesIndex(warehouse: Warehouse, country: Countr
   let row = 0, extra = 0, zone = -1;
   // Every row with its zone and descriptor numbers, zone by zone, each zone's rows in the SQL path's order.
   await warehouse.scan(
-    `WITH z AS (${zonesCte}), d AS (${descriptorsCte})
+    `WITH z AS (${zonesCte}), d AS (SELECT h, did, ord FROM (${descriptorsCte}))
      SELECT z.zid, d.did, t.value, t.sample_size, t.range_low, t.range_high FROM ${view} t
-     JOIN z ON z.level = t.level AND z.code = t.code
-     JOIN d ON d.indicator = t.indicator AND d.breakdown IS NOT DISTINCT FROM t.breakdown AND d.period_start IS NOT DISTINCT FROM t.period_start
-       AND d.period_end IS NOT DISTINCT FROM t.period_end AND d.unit = t.unit AND d.reliability IS NOT DISTINCT FROM t.reliability AND d.suppressed = t.suppressed
-       AND d.source = t.source AND d.published_on IS NOT DISTINCT FROM t.published_on
-       AND d.vn = (t.value IS NULL) AND d.sn = (t.sample_size IS NULL) AND d.ln = (t.range_low IS NULL) AND d.hn = (t.range_high IS NULL)
-     ORDER BY z.zid, t.indicator, t.breakdown NULLS FIRST, t.period_end, t.${ZONE_VALUE_TAIL_ORDER.split(', ').join(', t.')}`,
+     JOIN z ON z.level = t.level AND z.code = t.code JOIN d ON d.h = ${descriptorHash('t.')}
+     ORDER BY z.zid, d.ord, ${TAIL_NUMBERS.map((c) => `t.${c}`).join(', ')}`,
     (c) => {
       const [zids, dids, vs, samples, lows, highs] = c as [number[], number[], (number | null)[], (number | null)[], (number | null)[], (number | null)[]];
       if (row + zids.length > n) throw new Error('zone values changed while the index was read');
@@ -122,8 +136,7 @@ export async function buildZoneValuesIndex(warehouse: Warehouse, country: Countr
   if (row !== n || extra !== extras.length) throw new Error('zone values changed while the index was read');
   while (zone < zoneCount) { zone++; rowStart[zone] = row; extraStart[zone] = extra; }
 
-  const bytes = descOf.byteLength + values.byteLength + extras.byteLength + rowStart.byteLength + extraStart.byteLength
-    + zoneCount * (64 + 32) + codes.reduce((s, c) => s + 2 * c.length + 16, 0) + descriptors.length * 400;
+  const bytes = footprint(n, extras.length, zoneCount, codes.reduce((s, c) => s + c.length, 0), descriptors.length);
 
   /** The rows of one zone whose descriptor passes `keep`, with the position each sorts by. */
   const rowsOf = (zid: number, keep: (d: Descriptor) => boolean, out: { head: number; zid: number; at: number; row: ZoneValueRow }[]) => {

@@ -147,6 +147,7 @@ describe('zone values index', () => {
   it('numbers more than 65,536 descriptors (four bytes a row) and still answers as DuckDB', async () => {
     const index = await buildZoneValuesIndex(warehouse, 'fr', 'test_wide');
     expect(index!.size).toBe(70_000);
+    expect(index!.bytes).toBeGreaterThanOrEqual(70_000 * 12);
     for (const k of [0, 1, 350, 699]) {
       const zones = [{ level: 'locality', code: `w${k}` }];
       const sql = await valuesOfZonesSql(warehouse, 'fr', 'test_wide', zones);
