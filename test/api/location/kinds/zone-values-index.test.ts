@@ -56,6 +56,14 @@ function generate(partitions: number): { source: string; rows: ZoneValueInput[] 
 }
 
 const PARTS = generate(3);
+// Rows of the first partition again under its source, differing only in their numbers: ties on
+// every text column, ordered by value, sample size, then range bounds (some equal, some null).
+PARTS.push({ source: 'test.a', rows: PARTS[0]!.rows.slice(0, 400).map((r, k) => ({
+  ...r, suppressed: false,
+  value: k % 4 === 0 && r.value !== null ? r.value : Math.round(rand() * 100),
+  sample_size: k % 3 === 0 ? r.sample_size ?? null : pick([null, 10, 20]),
+  range_low: k % 5 === 0 ? r.range_low ?? null : pick([null, 1, 2]), range_high: pick([null, 3, r.range_high ?? null]),
+})) });
 /** Every row as the table holds it (a withheld value is stored null with its source). */
 const ALL: ZoneValueRow[] = PARTS.flatMap((p) => p.rows.map((r) => ({
   level: r.level, code: r.code, indicator: r.indicator, breakdown: r.breakdown, period_start: r.period_start, period_end: r.period_end,
@@ -105,6 +113,10 @@ describe('zone values index', () => {
     const ties = new Map<string, number>();
     for (const r of ALL) { const k = `${r.level}|${r.code}|${r.indicator}|${r.breakdown}|${r.period_end}`; ties.set(k, (ties.get(k) ?? 0) + 1); }
     expect([...ties.values()].filter((n) => n > 1).length).toBeGreaterThan(50);
+    // ... and on every column but the numbers.
+    const textTies = new Map<string, number>();
+    for (const r of ALL) { const k = JSON.stringify([r.level, r.code, r.indicator, r.breakdown, r.period_start, r.period_end, r.source, r.published_on, r.unit, r.reliability, r.suppressed]); textTies.set(k, (textTies.get(k) ?? 0) + 1); }
+    expect([...textTies.values()].filter((n) => n > 1).length).toBeGreaterThan(300);
     const index = await zoneValuesIndexReady(warehouse, 'fr', 'test_values');
     expect(index).not.toBeNull();
     expect(index!.size).toBe(ALL.length);
