@@ -15,7 +15,7 @@ import { createListingStore } from '../api/listing/store/index.ts';
 import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { locate } from '../api/location/locate.ts';
 import { benchDvfIngest, benchDvfReport } from './dvf.ts';
-import { benchZones } from './zones.ts';
+import { benchZones, benchZonesMemory } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
 import { benchCadastre } from './cadastre.ts';
 import { benchPlaces } from './places.ts';
@@ -135,7 +135,9 @@ async function benchMemory(sizes: number[]) {
 }
 
 // npm run bench -- [all|ingest|lookups|memory|dvf|zones] [--rows N] [--rounds N] [--queries N]
-// zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N]
+// zones: [--iris N] (default 50,000 IRIS x 30 indicators x 5 years) [--queries N] [--keep DIR] (the generated tables kept there and reused)
+// zones-memory: --data DIR/data (the tables of zones --keep DIR): RSS of a process building the zone-values index alone;
+//   run as `node --expose-gc --import tsx bench/run.ts zones-memory ...`
 // buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N] [--sales-per-building N] (default 0) [--no-cadastre]
 // geocode: [--addresses N] (France-like; Quebec and Belgium beside it at 4/26 and 6/26) [--queries N] [--concurrency N]
 //   [--keep DIR] (tables ingested there once and reused) [--no-baseline] (skip the DuckDB baseline)
@@ -161,7 +163,11 @@ if (what === 'cadastre') {
   const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
   results.cadastre = await benchCadastre(opt('communes', 1_000), opt('parcels-per-commune', 20), opt('manifest-entries', 70_000), { before: !args.includes('--no-before'), template: arg('--template'), baseline: arg('--baseline'), departments: args.includes('--departments') });
 }
-if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000));
+if (what === 'all' || what === 'zones') results.zones = await benchZones(opt('iris', 50_000), opt('queries', 1_000), args.includes('--keep') ? args[args.indexOf('--keep') + 1] : undefined);
+if (what === 'zones-memory') {
+  if (!args.includes('--data')) throw new Error('zones-memory: --data DIR/data (the tables of zones --keep DIR)');
+  results.zones_memory = await benchZonesMemory(args[args.indexOf('--data') + 1]!);
+}
 // places: [--equipment N] [--stops N] [--queries N] [--postgis URL | --no-postgis] (a bench-only database, e.g. bench_places with CREATE EXTENSION postgis)
 if (what === 'all' || what === 'places') {
   const i = args.indexOf('--postgis');

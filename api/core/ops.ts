@@ -30,7 +30,7 @@ export async function installOps(app: FastifyInstance, opts: OpsOptions): Promis
   });
   const rows = new Gauge({ name: 'table_rows', help: 'Rows of each published table (manifest)', labelNames: ['country', 'table'], registers: [registry] });
   const imported = new Gauge({ name: 'table_imported_timestamp_seconds', help: 'Last import of each table (manifest)', labelNames: ['country', 'table'], registers: [registry] });
-  const indexSeconds = new Gauge({ name: 'index_build_seconds', help: 'Time the last build of each in-memory index took (address, zone, sales, points indexes)', labelNames: ['index', 'country'], registers: [registry] });
+  const indexSeconds = new Gauge({ name: 'index_build_seconds', help: 'Time the last build of each in-memory index took (address, zone, zone values, sales, points, areas, building indexes)', labelNames: ['index', 'country'], registers: [registry] });
   const indexBuilt = new Gauge({ name: 'index_built_timestamp_seconds', help: 'When the last build of each in-memory index ended', labelNames: ['index', 'country'], registers: [registry] });
   collectDefaultMetrics({ register: registry });
 

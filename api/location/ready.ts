@@ -4,6 +4,7 @@ import type { Warehouse } from '../core/warehouse.ts';
 import { salesIndexReady } from './domains/market/sales-index.ts';
 import { addressIndexReady } from './search/address-index.ts';
 import { zoneIndexReady } from './zones/zone-index.ts';
+import { zoneValuesIndexReady } from './kinds/zone-values-index.ts';
 
 /** Has the promise settled? (without waiting for it: one turn of the event loop). */
 const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
@@ -18,6 +19,7 @@ export async function locationReady(warehouse: Warehouse): Promise<{ ready: bool
   for (const c of COUNTRIES) {
     if (warehouse.has(c, 'addresses') && !(await settled(addressIndexReady(warehouse, c)))) waiting.push(`${c}.addresses index`);
     if (warehouse.has(c, 'zone_cells') && !(await settled(zoneIndexReady(warehouse, c)))) waiting.push(`${c}.zone_cells index`);
+    if (warehouse.has(c, 'zone_values') && !(await settled(zoneValuesIndexReady(warehouse, c, 'zone_values')))) waiting.push(`${c}.zone_values index`);
   }
   if (warehouse.has('fr', 'sales') && !(await settled(salesIndexReady(warehouse)))) waiting.push('fr.sales index');
   return { ready: waiting.length === 0, waiting };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
-import { finestValue, valuesOfZone, valuesOfZones } from '../../../../api/location/kinds/zone-values.ts';
+import { finestValue, valuesOfZone, valuesOfZones, zoneValueTerritories } from '../../../../api/location/kinds/zone-values.ts';
 import { ZoneValuesWriter, type ZoneValueInput } from '../../../../ingest/core/kinds/zone-values.ts';
 
 // Median incomes published by IRIS, commune and department over two years, one IRIS withheld
@@ -60,5 +60,20 @@ describe('zone values table kind', () => {
     const rows = (await c.runAndReadAll(`SELECT code, value, typeof(period_start) AS t FROM '${dataDir}/tables/test_values/country=fr/*.parquet' WHERE level = 'locality' ORDER BY period_end`)).getRowObjectsJS();
     c.closeSync(); db.closeSync();
     expect(rows).toEqual([{ code: '33001', value: 19000, t: 'DATE' }, { code: '33001', value: 19500, t: 'DATE' }]);
+  });
+
+  it("gives the departments where each source published values, read once per warehouse refresh (a scan of the table otherwise on every /catalog/fields)", async () => {
+    const first = zoneValueTerritories(warehouse, 'fr', 'test_values');
+    expect(zoneValueTerritories(warehouse, 'fr', 'test_values')).toBe(first);
+    // The withheld IRIS value does not count; every other value here is in the Gironde (33).
+    expect((await first)!.bySource).toEqual(new Map([['test', new Set(['33'])]]));
+    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'paris', 'test.paris');
+    expect(writer.add(v('locality', '75056', 2021, 25000))).toBeNull();
+    expect(writer.add(v('locality', '2A004', 2021, null, { suppressed: true }))).toBeNull();
+    for (const { prepared } of await writer.prepare()) await prepared.commit();
+    // The same answer until the warehouse refreshes, then the new partition's department; a withheld value names none.
+    expect(await zoneValueTerritories(warehouse, 'fr', 'test_values')).toBe(await first);
+    await warehouse.refresh();
+    expect((await zoneValueTerritories(warehouse, 'fr', 'test_values'))!.bySource).toEqual(new Map([['test', new Set(['33'])], ['test.paris', new Set(['75'])]]));
   });
 });
