@@ -11,7 +11,7 @@ import { ZoneValuesWriter, type ZoneValueInput } from '../../../../ingest/core/k
 // (statistical secrecy), one with a low reliability: what a zone route and a report serve.
 const v = (level: ZoneValueInput['level'], code: string, year: number, value: number | null, extra: Partial<ZoneValueInput> = {}): ZoneValueInput => ({
   level, code, indicator: 'income.median_per_unit', breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
-  value, unit: 'EUR/year', published_on: `${year + 2}-03-01`, reliability: 'high', ...extra,
+  value, unit: 'EUR/year', reliability: 'high', ...extra,
 });
 const VALUES: ZoneValueInput[] = [
   v('administrative_area_level2', '33', 2020, 21000), v('administrative_area_level2', '33', 2021, 22000),
@@ -25,7 +25,7 @@ let warehouse: Warehouse;
 
 beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-')), 'data');
-  const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'sample', 'test');
+  const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'sample', 'test', '2023-03-01');
   for (const x of VALUES) expect(writer.add(x)).toBeNull();
   expect(writer.add(VALUES[0]!)).toMatch(/duplicate value/);
   expect(writer.add(v('locality', '33003', 2021, null))).toMatch(/no value/);
@@ -67,7 +67,7 @@ describe('zone values table kind', () => {
     expect(zoneValueTerritories(warehouse, 'fr', 'test_values')).toBe(first);
     // The withheld IRIS value does not count; every other value here is in the Gironde (33).
     expect((await first)!.bySource).toEqual(new Map([['test', new Set(['33'])]]));
-    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'paris', 'test.paris');
+    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'paris', 'test.paris', '2023-06-30');
     expect(writer.add(v('locality', '75056', 2021, 25000))).toBeNull();
     expect(writer.add(v('locality', '2A004', 2021, null, { suppressed: true }))).toBeNull();
     for (const { prepared } of await writer.prepare()) await prepared.commit();
