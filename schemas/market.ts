@@ -55,7 +55,7 @@ export const Regulation = z.object({
   tense_zone_label: z.string(),
   rent_control: RentControl.nullable().describe('null when rent control does not apply in the commune (missing gives why)'),
   abc_zone: z.enum(ABC_ZONES),
-  updated_on: IsoDate.describe("publication date of the lists' editions (the latest of them), else their import date"),
+  updated_on: IsoDate.describe("publication date of the lists' editions (the latest of them); their import date only for a list ingested before publication dates were required, with a publication_date_unknown warning"),
 });
 export type Regulation = z.infer<typeof Regulation>;
 

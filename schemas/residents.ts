@@ -12,6 +12,7 @@ export const FrResidents = z.object({
   income: z.object({
     median_disposable_per_unit: Measure.nullable().describe('median disposable income per consumption unit, EUR/year (Filosofi)'),
     poverty_rate: Measure.nullable().describe('share of people below 60 % of the national median standard of living, % (Filosofi)'),
+    median_declared_per_unit: Measure.nullable().describe('median declared income per consumption unit, EUR/year, at IRIS (Filosofi): before taxes and non-taxable benefits, another measure than the disposable median'),
   }),
   households: z.object({ count: Measure.nullable() }),
   housing: z.object({

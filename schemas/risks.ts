@@ -47,7 +47,7 @@ export const FrLocalityRisks = z.object({
     label: z.string().describe("the nomenclature's label, in the requested language"),
     type: HazardType.nullable().describe('the hazard type of spec 2.5 the risk concerns; null for risks of no such type (technological, atmospheric, mining...)'),
   })).nullable().describe("GASPAR's risks listed for the commune, by code as text (a family, then its kinds); null when the commune is not in the file (reason in missing)"),
-  updated_on: IsoDate.nullable().describe('publication date of the GASPAR file, or its import date'),
+  updated_on: IsoDate.nullable().describe('publication date of the GASPAR file; its import date only for a file ingested before publication dates were required, with a publication_date_unknown warning'),
 });
 
 /**

@@ -33,7 +33,7 @@ export function housingOf(byType: ReadonlyMap<string, number>): { dwellings: num
   return { dwellings, housesShare: dwellings === 0 ? null : Math.round((1000 * inHouses) / dwellings) / 10 };
 }
 
-export interface BuildingStockInput extends JobInput { encoding?: string; publishedOn?: string | null }
+export interface BuildingStockInput extends JobInput { encoding?: string }
 
 export async function ingestBuildingStock(ctx: JobContext, input: BuildingStockInput): Promise<PartitionSummary[]> {
   const encoding = input.encoding ?? 'latin1';
@@ -68,7 +68,7 @@ export async function ingestBuildingStock(ctx: JobContext, input: BuildingStockI
     const incomplete: string[] = [];
     for (const [year, ofYear] of stock) {
       const w = await writer(`${buildingStockSource.id}.${year}`);
-      const common = { level: 'locality' as const, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-01-01`, published_on: input.publishedOn ?? null,
+      const common = { level: 'locality' as const, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-01-01`,
         // The cadastre counts every building: an exhaustive register, not a survey.
         reliability: 'high' as const };
       for (const [code, m] of ofYear) {

@@ -16,7 +16,7 @@ import { requireColumns } from '../core/columns.ts';
 export const STATBEL_INCOME_INDICATOR = 'income.taxable_mean_per_return';
 const COLUMNS = ['CD_YEAR', 'CD_MUNTY_REFNIS', 'MS_NBR_NON_ZERO_INC', 'MS_NBR_ZERO_INC', 'MS_TOT_NET_TAXABLE_INC'] as const;
 
-export interface StatbelIncomeInput extends JobInput { publishedOn?: string | null }
+export type StatbelIncomeInput = JobInput
 
 /** Reads either of Statbel's files, told apart by the header: by statistical sector (CD_SECTOR, CD_REFNIS_SECTOR in older files) or by municipality. */
 export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeInput): Promise<PartitionSummary[]> {
@@ -41,7 +41,7 @@ export async function ingestStatbelIncome(ctx: JobContext, input: StatbelIncomeI
         level: 'locality', code, indicator: STATBEL_INCOME_INDICATOR, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value: Math.round((amount / returns) * 100) / 100, unit: 'EUR/year', sample_size: returns,
         // Every return of the municipality is counted (an exhaustive administrative source, not a survey).
-        reliability: 'high', published_on: input.publishedOn ?? null,
+        reliability: 'high',
       });
       if (why) rejects.add(line, why, record);
     }
@@ -90,7 +90,7 @@ async function ingestStatbelIncomeSectors(ctx: JobContext, input: StatbelIncomeI
         level, code, indicator: STATBEL_INCOME_MEDIAN_INDICATOR, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value: median, suppressed: median === null, unit: 'EUR/year', sample_size: n,
         // Statbel publishes no quality code: the thresholds on the number of returns of the service's other medians.
-        reliability: n === null ? 'low' : reliabilityOf(n) ?? 'low', published_on: input.publishedOn ?? null,
+        reliability: n === null ? 'low' : reliabilityOf(n) ?? 'low',
       });
       if (why) rejects.add(line, why, record);
     }

@@ -33,7 +33,7 @@ function amount(v: string | undefined): number | null | 'bad' {
   return Number.isFinite(n) && n >= 0 ? n : 'bad';
 }
 
-export interface StatbelPricesInput extends JobInput { encoding?: string; publishedOn?: string | null }
+export interface StatbelPricesInput extends JobInput { encoding?: string }
 
 /** Reads either of Statbel's files, told apart by the header: by statistical sector (CD_STAT_SECTOR) or by municipality. */
 export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesInput): Promise<PartitionSummary[]> {
@@ -61,7 +61,7 @@ export async function ingestStatbelPrices(ctx: JobContext, input: StatbelPricesI
         value: p50, suppressed: p50 === null, unit: 'EUR', sample_size: n,
         range_low: p25 !== null && p75 !== null ? p25 : null, range_high: p25 !== null && p75 !== null ? p75 : null,
         // Statbel publishes no quality code: the same thresholds on the number of sales as France's medians.
-        reliability: reliabilityOf(n) ?? 'low', published_on: input.publishedOn ?? null,
+        reliability: reliabilityOf(n) ?? 'low',
       });
       if (why) rejects.add(line, why, record);
     }
@@ -109,7 +109,7 @@ async function ingestStatbelPriceSectors(ctx: JobContext, input: StatbelPricesIn
         level: 'sublocality_level2', code, indicator: STATBEL_PRICE_INDICATOR, breakdown: type, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value: p50, suppressed: p50 === null, unit: 'EUR', sample_size: n,
         range_low: p25 !== null && p75 !== null ? p25 : null, range_high: p25 !== null && p75 !== null ? p75 : null,
-        reliability: reliabilityOf(n) ?? 'low', published_on: input.publishedOn ?? null,
+        reliability: reliabilityOf(n) ?? 'low',
       });
       if (why) rejects.add(line, why, record);
     }

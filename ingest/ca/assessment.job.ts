@@ -13,10 +13,10 @@ export const caAssessmentJob = defineJob({
   options: z.object({
     input: option.path('<RFU .csv | données prévisionnelles .csv | PF-<edition>-<year>.csv>'),
     year: z.string().regex(/^20\d\d$/, { error: '--year must be the fiscal year, e.g. 2026 (the RFU and the données prévisionnelles do not say it)' }).describe('<YYYY>').optional(),
-    'published-on': publishedOnOption.optional(),
+    'published-on': publishedOnOption,
   }),
   reads: [],
   writes: ['zone_values'],
-  samples: [['--input', join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv'), '--year', '2026'], ['--input', join(REPO_ROOT, 'datasets/ca/assessment/previsionnelles-2026.csv'), '--year', '2026'], ['--input', join(REPO_ROOT, 'datasets/ca/assessment/PF-2024-2025.csv')]],
-  run: (ctx, o) => ingestCaAssessment(ctx, { path: o.input, year: o.year === undefined ? null : Number(o.year), publishedOn: o['published-on'] ?? null }),
+  samples: [['--input', join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv'), '--year', '2026', '--published-on', '2026-11-24'], ['--input', join(REPO_ROOT, 'datasets/ca/assessment/previsionnelles-2026.csv'), '--year', '2026', '--published-on', '2026-11-25'], ['--input', join(REPO_ROOT, 'datasets/ca/assessment/PF-2024-2025.csv'), '--published-on', '2026-11-25']],
+  run: (ctx, o) => ingestCaAssessment(ctx, { path: o.input, year: o.year === undefined ? null : Number(o.year), publishedAt: o['published-on'] }),
 });

@@ -61,7 +61,6 @@ const PROFILE: PosteFile = {
 export interface CaAssessmentInput extends JobInput {
   /** The fiscal year of the RFU and the données prévisionnelles (their files do not say it); for the profile, only rows of this `an_donnee` are taken when given. */
   year?: number | null;
-  publishedOn?: string | null;
 }
 
 function kindOf(header: readonly string[]): PosteFile {
@@ -112,7 +111,7 @@ export async function ingestCaAssessment(ctx: JobContext, input: CaAssessmentInp
       for (const { poste, value } of values) {
         const why = writer.add({
           level: 'locality', code, indicator: poste.indicator, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
-          value, unit: poste.unit, reliability: 'high', published_on: input.publishedOn ?? null,
+          value, unit: poste.unit, reliability: 'high',
         });
         if (why) { rejects.add(line, why, record); break; }
       }

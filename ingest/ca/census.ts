@@ -26,7 +26,7 @@ const QUEBEC_FSA = /^\d{4}A0011(\d{2})([A-Z]\d[A-Z])$/;
  */
 const WITHHELD = new Set(['x', 'X', 'F', '..', '...']);
 
-export interface CaCensusInput extends JobInput { encoding?: string; publishedOn?: string | null }
+export interface CaCensusInput extends JobInput { encoding?: string }
 
 export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Promise<PartitionSummary[]> {
   const encoding = input.encoding ?? 'latin1';
@@ -62,7 +62,7 @@ export async function ingestCaCensus(ctx: JobContext, input: CaCensusInput): Pro
       const why = writer.add({
         level: 'postal_code_prefix', code: fsa, indicator: CA_CENSUS_INDICATOR, breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
         value, suppressed: withheld, unit: 'CAD/year', sample_size: recipients.geo === fsa ? recipients.n : null,
-        reliability: symbol === 'E' ? 'low' : flagged ? 'medium' : 'high', published_on: input.publishedOn ?? null,
+        reliability: symbol === 'E' ? 'low' : flagged ? 'medium' : 'high',
       });
       if (why) rejects.add(line, why, record);
     }

@@ -70,7 +70,7 @@ async function surveyAreas(dataDir: string): Promise<Map<string, string>> {
   return areas;
 }
 
-export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?: string; publishedOn?: string | null }): Promise<PartitionSummary[]> {
+export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?: string }): Promise<PartitionSummary[]> {
   const text = decodeBuffer(await readFile(input.path), input.encoding ?? 'windows-1252');
   const lines = text.split(/\r?\n/);
   const [geography = '', title = ''] = (lines[0] ?? '').split(/\s+[—–-]\s+/, 2).map((s) => s.trim());
@@ -120,7 +120,7 @@ export async function ingestCmhc(ctx: JobContext, input: JobInput & { encoding?:
         if (!suppressed && !(letter in RELIABILITY)) { rejects.add(n + 1, `${c.breakdown ?? 'total'}: reliability letter ${JSON.stringify(letter)} is not a, b, c or d`, line); continue; }
         const row: ZoneValueInput = {
           level: 'rental_survey_area', code, indicator: table.indicator, breakdown: c.breakdown, period_start: period.start, period_end: period.end,
-          value, unit: table.unit, suppressed, reliability: suppressed ? null : RELIABILITY[letter]!, published_on: input.publishedOn ?? null,
+          value, unit: table.unit, suppressed, reliability: suppressed ? null : RELIABILITY[letter]!,
         };
         const why = writer.add(row);
         if (why) rejects.add(n + 1, why, line);

@@ -81,10 +81,7 @@ export function censusValues(kind: CensusKind, values: Record<string, number | n
   ].filter((v): v is NonNullable<typeof v> => v !== null);
 }
 
-export interface CensusInput extends JobInput {
-  /** The producer's publication date of the edition (YYYY-MM-DD), served as Measure.updated_on. */
-  publishedOn?: string | null;
-}
+export type CensusInput = JobInput;
 
 export async function ingestCensus(ctx: JobContext, input: CensusInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
@@ -115,7 +112,7 @@ export async function ingestCensus(ctx: JobContext, input: CensusInput): Promise
       for (const v of censusValues(kind, parsed)) {
         const row: ZoneValueInput = {
           level: 'sublocality_level2', code, indicator: v.indicator, breakdown: null, ...period, unit: v.unit,
-          value: v.value, suppressed: v.value === null, reliability: v.base === null ? null : reliabilityOf(v.base), published_on: input.publishedOn ?? null,
+          value: v.value, suppressed: v.value === null, reliability: v.base === null ? null : reliabilityOf(v.base),
         };
         const why = writer.add(row);
         if (why) { rejects.add(line, why, record); break; }

@@ -40,7 +40,7 @@ export function communeCode(raw: string, padFourDigits: boolean): { code: string
   return { error: `commune code ${JSON.stringify(t)} is not a commune code (5 characters, 2A/2B in Corsica)` };
 }
 
-export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { publishedOn?: string | null }, spec: CommuneClassSpec): Promise<PartitionSummary[]> {
+export async function ingestCommuneClasses(ctx: JobContext, input: JobInput, spec: CommuneClassSpec): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
   requireColumns(header, [spec.codeColumn, spec.classColumn], `${spec.file} (semicolon-separated)`);
   const partition = spec.source.id;
@@ -64,7 +64,7 @@ export async function ingestCommuneClasses(ctx: JobContext, input: JobInput & { 
       seen.set(code.code, line);
       const why = writer.add({
         level: levelOfCommuneCode(code.code), code: code.code, indicator: spec.indicator, breakdown: null,
-        period_start: null, period_end: null, value: Number(cls), unit: spec.unit, reliability: 'high', published_on: input.publishedOn ?? null,
+        period_start: null, period_end: null, value: Number(cls), unit: spec.unit, reliability: 'high',
       });
       if (why) rejects.add(line, why, record);
     }

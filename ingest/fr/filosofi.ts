@@ -10,14 +10,18 @@ import { communeCode, levelOfCommuneCode } from './commune-classes.ts';
 /**
  * INSEE Filosofi, disposable income by IRIS (BASE_TD_FILO_DISP_IRIS_<year>.csv) and by commune
  * (FILO<year>_DISP_COM.csv, FILO<year>_DISP_PAUVRES_COM.csv, below): the median disposable income
- * per consumption unit (with its quartiles as range) and the poverty rate, per IRIS or commune,
- * into the zone values of France. The edition's year is read from the header (DISP_MED18 is
- * 2018), never from the file name. An empty cell is INSEE's statistical secrecy: kept as a
- * withheld value (served null, reason suppressed), never zero.
+ * per consumption unit (with its quartiles as range) and the poverty rate, per IRIS or commune;
+ * declared income by IRIS (BASE_TD_FILO_DEC_IRIS_<year>.csv, below): its median per consumption
+ * unit, another measure (spec 2.5); into the zone values of France. The edition's year is read
+ * from the header (DISP_MED18 is 2018), never from the file name. An empty cell is INSEE's
+ * statistical secrecy: kept as a withheld value (served null, reason suppressed), never zero.
+ * The range is the first and third quartiles (spec 2.5's Measure.range, where the issue says
+ * deciles); the deciles are not stored.
  */
 export const FILOSOFI_INDICATORS = {
   median: 'income.median_disposable_per_unit',
   poverty: 'income.poverty_rate',
+  declaredMedian: 'income.median_declared_per_unit',
 } as const;
 
 /**
@@ -35,19 +39,22 @@ function num(v: string | undefined): number | null | 'bad' {
   return Number.isFinite(n) ? n : 'bad';
 }
 
-export interface FilosofiInput extends JobInput {
-  /** The producer's publication date of the edition (YYYY-MM-DD), served as Measure.updated_on. */
-  publishedOn?: string | null;
-}
+/** `publishedAt`: the producer's publication date of the edition (YYYY-MM-DD), served as Measure.updated_on. */
+export type FilosofiInput = JobInput;
 
-/** Reads a Filosofi file of either geography, told apart by its header: by IRIS (IRIS, DISP_MEDyy) or by commune (CODGEO, Q2yy or TP60yy). */
+/**
+ * Reads a Filosofi file, told apart by its header: disposable income by IRIS (IRIS, DISP_MEDyy),
+ * declared income by IRIS (IRIS, DEC_MEDyy), or by commune (CODGEO, Q2yy or TP60yy).
+ */
 export async function ingestFilosofi(ctx: JobContext, input: FilosofiInput): Promise<PartitionSummary[]> {
   const header = await readCsvHeader(input.path, { separator: ';' });
   const med = header.find((c) => /^DISP_MED\d{2}$/.test(c));
   if (header.includes('IRIS') && med) return ingestFilosofiIris(ctx, input, header, med);
+  const declared = header.find((c) => /^DEC_MED\d{2}$/.test(c));
+  if (header.includes('IRIS') && declared) return ingestFilosofiDeclaredIris(ctx, input, header, declared);
   const commune = header.includes('CODGEO') ? filosofiCommuneLayout(header) : null;
   if (commune) return ingestFilosofiCommunes(ctx, input, commune);
-  throw new Error(`not a Filosofi disposable-income file: expected columns IRIS and DISP_MEDyy (by IRIS), or CODGEO and Q2yy or TP60yy (FILO<year>_DISP_COM, FILO<year>_DISP_PAUVRES_COM by commune); found ${foundColumns(header)}`);
+  throw new Error(`not a Filosofi file: expected columns IRIS and DISP_MEDyy (disposable income by IRIS), IRIS and DEC_MEDyy (declared income by IRIS), or CODGEO and Q2yy or TP60yy (FILO<year>_DISP_COM, FILO<year>_DISP_PAUVRES_COM by commune); found ${foundColumns(header)}`);
 }
 
 async function ingestFilosofiIris(ctx: JobContext, input: FilosofiInput, header: string[], med: string): Promise<PartitionSummary[]> {
@@ -71,7 +78,7 @@ async function ingestFilosofiIris(ctx: JobContext, input: FilosofiInput, header:
       const note = (record[`DISP_NOTE${yy}`] ?? '').trim();
       const reliability = RELIABILITY[note] ?? 'low';
       const level: ZoneLevel = 'sublocality_level2';
-      const common = { level, code, breakdown: null, ...period, published_on: input.publishedOn ?? null, reliability };
+      const common = { level, code, breakdown: null, ...period, reliability };
       const rows: ZoneValueInput[] = [
         {
           ...common, indicator: FILOSOFI_INDICATORS.median, unit: 'EUR/year', value: values.med as number | null, suppressed: values.med === null,
@@ -111,11 +118,12 @@ export function filosofiCommuneLayout(header: readonly string[]): FilosofiCommun
 }
 
 /**
- * A cell of the commune files: `s` (and an empty cell) is statistical secrecy, withheld; `nd`
- * (not available), `ns` (not significant) and `so` (not applicable) say there is no figure to
- * serve at all; a number may carry a decimal comma.
+ * A cell of the commune files and of the declared-income file by IRIS: `s` (and an empty cell)
+ * is statistical secrecy, withheld; `nd` (not available), `ns` (not significant) and `so` (not
+ * applicable) say there is no figure to serve at all (public code reading the 2020 and 2021
+ * IRIS files meets them); a number may carry a decimal comma (the 2020 IRIS files').
  */
-export function communeCell(v: string | undefined): { value: number } | 'withheld' | 'none' | 'bad' {
+export function filosofiCell(v: string | undefined): { value: number } | 'withheld' | 'none' | 'bad' {
   const t = (v ?? '').trim();
   if (t === '' || t.toLowerCase() === 's') return 'withheld';
   if (['nd', 'ns', 'so'].includes(t.toLowerCase())) return 'none';
@@ -135,13 +143,13 @@ async function ingestFilosofiCommunes(ctx: JobContext, input: FilosofiInput, lay
       if (error) { rejects.add(line, error, record); continue; }
       const code = communeCode(record.CODGEO ?? '', false);
       if ('error' in code) { rejects.add(line, `CODGEO: ${code.error}`, record); continue; }
-      const cells = Object.entries(layout.columns).map(([k, c]) => [k, c, communeCell(record[c])] as const);
+      const cells = Object.entries(layout.columns).map(([k, c]) => [k, c, filosofiCell(record[c])] as const);
       const bad = cells.find(([, , v]) => v === 'bad');
       if (bad) { rejects.add(line, `${bad[1]} ${JSON.stringify(record[bad[1]])} is not a number, s, nd, ns or so`, record); continue; }
       const cell = Object.fromEntries(cells.map(([k, , v]) => [k, v]));
       const valueOf = (k: string) => { const v = cell[k]; return typeof v === 'object' ? v.value : null; };
       // Filosofi is exhaustive (every fiscal household of the commune): a published value is reliable.
-      const common = { level: levelOfCommuneCode(code.code), code: code.code, breakdown: null, ...period, reliability: 'high' as const, published_on: input.publishedOn ?? null };
+      const common = { level: levelOfCommuneCode(code.code), code: code.code, breakdown: null, ...period, reliability: 'high' as const };
       let row: ZoneValueInput | null;
       if (layout.kind === 'distribution') {
         const [households, q1, q3] = [valueOf('households'), valueOf('q1'), valueOf('q3')];
@@ -156,6 +164,52 @@ async function ingestFilosofiCommunes(ctx: JobContext, input: FilosofiInput, lay
       }
       if (!row) continue;
       const why = writer.add(row);
+      if (why) rejects.add(line, why, record);
+    }
+    return total;
+  });
+}
+
+/**
+ * The declared-income file by IRIS, as INSEE publishes it (BASE_TD_FILO_DEC_IRIS_<year>.csv in
+ * BASE_TD_FILO_DEC_IRIS_<year>.zip; BASE_TD_FILO_IRIS_<year>_DEC.csv from 2021): semicolon, one
+ * row per IRIS (and commune not divided into IRIS, code + 0000),
+ * `IRIS;DEC_PIMPyy;DEC_TP60yy;[DEC_INCERTyy;]DEC_Q1yy;DEC_MEDyy;DEC_Q3yy;DEC_EQyy;DEC_D1yy..DEC_D9yy;DEC_RDyy;DEC_S80S20yy;DEC_GIyy;DEC_PACTyy..DEC_PAUTyy;DEC_NOTEyy`
+ * (datasets/fr/filosofi/README.md says where the layout was learnt). Read: the median declared
+ * income per consumption unit (DEC_MEDyy), with its quartiles as range and the caution note
+ * DEC_NOTEyy as reliability (as DISP_NOTE's). A declared income is before taxes and benefits: a
+ * measure of its own name (spec 2.5), never served as the disposable median. The file has no
+ * household count: sample_size null. Its other columns (share of taxed households, low declared
+ * income rate, deciles, shares of income kinds) are not read.
+ */
+async function ingestFilosofiDeclaredIris(ctx: JobContext, input: FilosofiInput, header: string[], med: string): Promise<PartitionSummary[]> {
+  const yy = med.slice(-2);
+  const columns = { med, q1: `DEC_Q1${yy}`, q3: `DEC_Q3${yy}` };
+  const note = `DEC_NOTE${yy}`;
+  requireColumns(header, [columns.q1, columns.q3, note], `a complete Filosofi declared-income file by IRIS (edition 20${yy})`);
+  const year = 2000 + Number(yy);
+  const period = { period_start: `${year}-01-01`, period_end: `${year}-12-31` };
+  const partition = `${filosofiSource.id}.${year}.declared`;
+  return runZoneValuesJob(ctx, { country: 'fr', job: 'fr.filosofi', source: filosofiSource, input, rejectsPartition: partition }, async ({ rejects, writer: writerOf }) => {
+    const writer = await writerOf(partition);
+    let total = 0;
+    for await (const { line, record, error } of readCsv(input.path, { separator: ';', progress: fileProgress(ctx, 'fr.filosofi', input.path) })) {
+      total++;
+      if (error) { rejects.add(line, error, record); continue; }
+      const code = (record.IRIS ?? '').trim();
+      if (!/^[0-9][0-9AB][0-9]{7}$/.test(code)) { rejects.add(line, `IRIS code ${JSON.stringify(code)} is not 9 characters`, record); continue; }
+      const cells = Object.entries(columns).map(([k, c]) => [k, c, filosofiCell(record[c])] as const);
+      const bad = cells.find(([, , v]) => v === 'bad');
+      if (bad) { rejects.add(line, `${bad[1]} ${JSON.stringify(record[bad[1]])} is not a number, s, nd, ns or so`, record); continue; }
+      const [m, q1, q3] = cells.map(([, , v]) => v);
+      if (m === 'none') continue;
+      const quartiles = typeof q1 === 'object' && typeof q3 === 'object';
+      const why = writer.add({
+        level: 'sublocality_level2', code, breakdown: null, ...period, indicator: FILOSOFI_INDICATORS.declaredMedian, unit: 'EUR/year',
+        value: typeof m === 'object' ? m.value : null, suppressed: m === 'withheld',
+        range_low: quartiles ? q1.value : null, range_high: quartiles ? q3.value : null,
+        reliability: RELIABILITY[(record[note] ?? '').trim()] ?? 'low',
+      });
       if (why) rejects.add(line, why, record);
     }
     return total;

@@ -3,6 +3,7 @@ import { GASPAR_RISKS } from '../../datasets/fr/gaspar/nomenclature.ts';
 import { publish, type JobContext, type JobInput, type PartitionSummary } from '../core/job.ts';
 import { ZoneValuesWriter } from '../core/kinds/zone-values.ts';
 import { readCsv, readCsvHeader } from '../core/readers/csv.ts';
+import { requirePublishedOn } from '../core/published-on.ts';
 import { Rejects } from '../core/rejects.ts';
 import { communeCode, levelOfCommuneCode } from './commune-classes.ts';
 
@@ -21,7 +22,8 @@ const COLUMNS = ['cod_commune', 'num_risque'] as const;
  * The label of the file is not stored: the served label is the nomenclature's, in the request's
  * language (datasets/fr/gaspar/nomenclature.ts).
  */
-export async function ingestGaspar(ctx: JobContext, input: JobInput & { publishedOn?: string | null }): Promise<PartitionSummary[]> {
+export async function ingestGaspar(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
+  const publishedOn = requirePublishedOn('fr.risk-communes --gaspar', input);
   const header = await readCsvHeader(input.path, { separator: ';' });
   const missing = COLUMNS.filter((c) => !header.includes(c));
   if (missing.length > 0) {
@@ -30,7 +32,7 @@ export async function ingestGaspar(ctx: JobContext, input: JobInput & { publishe
   const partition = gasparSource.id;
   const rejects = new Rejects(ctx.dataDir, 'fr', 'zone_values', partition, ctx.maxRejectShare);
   await rejects.init();
-  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, gasparSource.id);
+  const writer = await ZoneValuesWriter.open(ctx.dataDir, 'fr', 'zone_values', partition, gasparSource.id, publishedOn);
   const seen = new Map<string, number>();
   let total = 0;
   try {
@@ -51,7 +53,7 @@ export async function ingestGaspar(ctx: JobContext, input: JobInput & { publishe
       seen.set(key, line);
       const why = writer.add({
         level: levelOfCommuneCode(code.code), code: code.code, indicator: GASPAR_INDICATOR, breakdown: risk,
-        period_start: null, period_end: null, value: 1, unit: 'flag', reliability: 'high', published_on: input.publishedOn ?? null,
+        period_start: null, period_end: null, value: 1, unit: 'flag', reliability: 'high',
       });
       if (why) rejects.add(line, why, record);
     }

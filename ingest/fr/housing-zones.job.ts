@@ -19,18 +19,18 @@ export const housingZonesJob = defineJob({
     tlv: option.path('<zonage-tlv.csv>').optional(),
     'tlv-column': option.text('<Zonage TLV ... column>').optional(),
     'rent-control': option.path('<encadrement-des-loyers.csv>').optional(),
-    'published-on': publishedOnOption.optional(),
+    'published-on': publishedOnOption,
   }),
   reads: [],
   writes: ['zone_values'],
-  samples: [['--abc', join(SAMPLE, 'liste-ensemble-des-communes-zonage-abc.csv'), '--tlv', join(SAMPLE, 'zonage-tlv.csv'), '--rent-control', join(SAMPLE, 'encadrement-des-loyers.csv')]],
+  samples: [['--abc', join(SAMPLE, 'liste-ensemble-des-communes-zonage-abc.csv'), '--tlv', join(SAMPLE, 'zonage-tlv.csv'), '--rent-control', join(SAMPLE, 'encadrement-des-loyers.csv'), '--published-on', '2026-11-24']],
   async run(ctx, o) {
     if (!o.abc && !o.tlv && !o['rent-control']) throw new UsageError('give at least one list: --abc, --tlv or --rent-control');
-    const publishedOn = o['published-on'] ?? null;
+    const publishedAt = o['published-on'];
     const out: PartitionSummary[] = [];
-    if (o.abc) out.push(...await ingestAbcZoning(ctx, { path: o.abc, column: o['abc-column'], publishedOn }));
-    if (o.tlv) out.push(...await ingestTlvZoning(ctx, { path: o.tlv, column: o['tlv-column'], publishedOn }));
-    if (o['rent-control']) out.push(...await ingestRentControl(ctx, { path: o['rent-control'], publishedOn }));
+    if (o.abc) out.push(...await ingestAbcZoning(ctx, { path: o.abc, column: o['abc-column'], publishedAt }));
+    if (o.tlv) out.push(...await ingestTlvZoning(ctx, { path: o.tlv, column: o['tlv-column'], publishedAt }));
+    if (o['rent-control']) out.push(...await ingestRentControl(ctx, { path: o['rent-control'], publishedAt }));
     return out;
   },
 });

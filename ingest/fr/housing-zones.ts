@@ -29,8 +29,8 @@ export const abcRank = (zone: string): number | null => {
 /** Rent control as stored: 1 the whole commune, 2 part of it. */
 export const RENT_CONTROL_SCOPES = { commune: 1, partie: 2 } as const;
 
-type Input = JobInput & { publishedOn?: string | null };
-type RowResult = { values: Omit<ZoneValueInput, 'level' | 'code' | 'published_on'>[] } | { error: string };
+type Input = JobInput;
+type RowResult = { values: Omit<ZoneValueInput, 'level' | 'code'>[] } | { error: string };
 
 /** Reads a list by commune: the code column, then each row into values or a refusal with its reason. */
 async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, codeColumn: string, row: (r: Record<string, string>) => RowResult): Promise<PartitionSummary[]> {
@@ -46,7 +46,7 @@ async function ingestCommuneList(ctx: JobContext, input: Input, source: Source, 
       const out = row(record);
       if ('error' in out) { rejects.add(line, out.error, record); continue; }
       for (const v of out.values) {
-        const why = writer.add({ ...v, level: levelOfCommuneCode(code.code), code: code.code, published_on: input.publishedOn ?? null });
+        const why = writer.add({ ...v, level: levelOfCommuneCode(code.code), code: code.code });
         if (why) { rejects.add(line, why, record); break; }
       }
     }

@@ -11,7 +11,7 @@ export { RADON_INDICATOR };
  * arrondissement (level sublocality_level1), `#VALEUR!` categories and rows without a commune code
  * (French Polynesia) refused to the rejects file with their line.
  */
-export function ingestRadon(ctx: JobContext, input: JobInput & { publishedOn?: string | null }): Promise<PartitionSummary[]> {
+export function ingestRadon(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   return ingestCommuneClasses(ctx, input, {
     source: radonSource, file: "IRSN's radon potential by commune", codeColumn: 'insee_com', classColumn: 'classe_potentiel',
     indicator: RADON_INDICATOR, unit: 'category', classes: ['1', '2', '3'], padFourDigitCodes: true,

@@ -17,11 +17,11 @@ export const rentsJob = defineJob({
     year: z.string().regex(/^20\d\d$/, { error: '--year must be the edition year, e.g. 2023 (the file does not say it)' }).describe('<YYYY>'),
     type: z.enum(RENT_TYPES, { error: () => `--type must be one of ${RENT_TYPES.join(', ')}` }).optional().describe(`<${RENT_TYPES.join('|')}>`),
     encoding: option.text('<utf-8|latin1>').optional(),
-    'published-on': publishedOnOption.optional(),
+    'published-on': publishedOnOption,
   }),
   reads: [],
   writes: ['zone_values'],
-  samples: [['--input', join(REPO_ROOT, 'datasets/fr/rents'), '--year', '2023']],
+  samples: [['--input', join(REPO_ROOT, 'datasets/fr/rents'), '--year', '2023', '--published-on', '2026-11-24']],
   async run(ctx, o) {
     const files = statSync(o.input).isDirectory()
       ? readdirSync(o.input).filter((f) => rentTypeOfName(f) !== null).sort().map((f) => join(o.input, f))
@@ -31,7 +31,7 @@ export const rentsJob = defineJob({
     for (const file of files) {
       const type: RentType | null = o.type ?? rentTypeOfName(file);
       if (!type) throw new UsageError(`${file}: the property type is not in the producer's file name (pred-app, pred-mai, pred-app12, pred-app3); give --type`);
-      out.push(...await ingestRents(ctx, { path: file, type, year: Number(o.year), encoding: o.encoding, publishedOn: o['published-on'] ?? null }));
+      out.push(...await ingestRents(ctx, { path: file, type, year: Number(o.year), encoding: o.encoding, publishedAt: o['published-on'] }));
     }
     return out;
   },

@@ -48,7 +48,6 @@ export interface RentsInput extends JobInput {
   /** The edition's year: the file does not say it. */
   year: number;
   encoding?: string;
-  publishedOn?: string | null;
 }
 
 export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<PartitionSummary[]> {
@@ -73,7 +72,7 @@ export async function ingestRents(ctx: JobContext, input: RentsInput): Promise<P
         period_start: `${input.year}-01-01`, period_end: `${input.year}-12-31`,
         value: rent, unit: 'EUR/m2/month', range_low: low, range_high: high,
         sample_size: Number.isInteger(observations) && observations >= 0 ? observations : null,
-        reliability: rentReliability(typpred, r2), published_on: input.publishedOn ?? null,
+        reliability: rentReliability(typpred, r2),
       });
       if (why) rejects.add(line, why, record);
     }

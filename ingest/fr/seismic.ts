@@ -8,7 +8,7 @@ export { SEISMIC_INDICATOR };
  * The regulatory seismic zoning (décret n° 2010-1255): code_insee;nom_commune;zone_sismicite, zone
  * 1 to 5, into fr/zone_values, partition fr.seismic. Codes keep their five characters here.
  */
-export function ingestSeismic(ctx: JobContext, input: JobInput & { publishedOn?: string | null }): Promise<PartitionSummary[]> {
+export function ingestSeismic(ctx: JobContext, input: JobInput): Promise<PartitionSummary[]> {
   return ingestCommuneClasses(ctx, input, {
     source: seismicSource, file: 'the seismic zoning by commune', codeColumn: 'code_insee', classColumn: 'zone_sismicite',
     indicator: SEISMIC_INDICATOR, unit: 'zone', classes: ['1', '2', '3', '4', '5'], padFourDigitCodes: false,

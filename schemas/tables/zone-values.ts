@@ -22,7 +22,7 @@ export const ZoneValueRow = z.object({
   range_high: z.number().nullable().describe('upper bound published with the value').meta({ unit: 'the row\'s `unit`' }),
   suppressed: z.boolean().describe('true when the producer withholds the value (statistical secrecy, unreliable)'),
   source: z.string(),
-  published_on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().describe("the producer's publication date of the edition (Measure.updated_on)"),
+  published_on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().describe("the producer's publication date of the edition (Measure.updated_on), required by every job since 2026-11-27; null only in partitions written before (served their import date, with a warning)"),
 });
 export type ZoneValueRow = z.infer<typeof ZoneValueRow>;
 

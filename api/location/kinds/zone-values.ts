@@ -1,6 +1,7 @@
 import type { Country } from '../../../schemas/common.ts';
 import type { ZoneValueRow } from '../../../schemas/tables/zone-values.ts';
 import { perRefresh, type Warehouse } from '../../core/warehouse.ts';
+import type { Warning } from '../../../schemas/domain.ts';
 import type { Measure } from '../../../schemas/measure.ts';
 import type { Manifest } from '../../../schemas/tables/manifest.ts';
 import type { Zone } from '../../../schemas/zone.ts';
@@ -104,14 +105,59 @@ export function finestValue(rows: readonly ZoneValue[], zones: readonly { level:
   return { value: null, reason: byZone.length > 0 ? 'suppressed' : 'not_found' };
 }
 
+/** updated_on of a served value, and whether it is the producer's publication date (false: the import date stands in). */
+export interface UpdatedOn { date: string; published: boolean }
+
 /**
- * updated_on of a value: the producer's publication date of the edition, else the import date of
- * its source's partitions, else (a manifest read before the import) today.
+ * updated_on of a value: the producer's publication date of its edition, which every row carries
+ * since the jobs require it (ingest/core/published-on.ts). A row without one comes from a
+ * partition written before: its manifest entry has no publication date either (those jobs kept
+ * the operator's date in the rows only), so the least dishonest answer is the import date of the
+ * source's partitions lacking one, marked `published: false` for the caller to say so in
+ * meta.warnings. A source whose every partition's manifest entry has a publication date gives the
+ * latest of them; a manifest read before the import, today (also marked).
  */
-export function updatedOnOf(row: ZoneValue, manifest: Manifest, table: string, now: Date): string {
-  if (row.published_on) return row.published_on;
-  const imported = manifest.partitions.filter((p) => p.table === table && p.sources.some((s) => s.id === row.source)).map((p) => p.imported_at).sort().at(-1);
-  return (imported ?? now.toISOString()).slice(0, 10);
+export function updatedOnOf(row: ZoneValue, manifest: Manifest, table: string, now: Date): UpdatedOn {
+  if (row.published_on) return { date: row.published_on, published: true };
+  const entries = manifest.partitions.filter((p) => p.table === table).flatMap((p) => p.sources.filter((s) => s.id === row.source).map((s) => ({ p, s })));
+  const undated = entries.filter((e) => !e.s.published_at).map((e) => e.p.imported_at).sort().at(-1);
+  if (undated) return { date: undated.slice(0, 10), published: false };
+  const published = entries.map((e) => e.s.published_at!).sort().at(-1);
+  if (published) return { date: published.slice(0, 10), published: true };
+  return { date: now.toISOString().slice(0, 10), published: false };
+}
+
+/**
+ * The updated_on of the values a domain serves, noting the fields served with their import date
+ * (a partition written before publication dates were required) for one meta.warnings entry per
+ * source.
+ */
+export class UpdatedOnDates {
+  private readonly undated = new Map<string, string[]>();
+  constructor(private readonly manifest: Manifest, private readonly table: string, private readonly now: Date) {}
+
+  /** updated_on of the value served as `field` (a path of the domain). */
+  of(row: ZoneValue, field: string): string {
+    const u = updatedOnOf(row, this.manifest, this.table, this.now);
+    if (!u.published) {
+      const fields = this.undated.get(row.source) ?? [];
+      if (!fields.includes(field)) fields.push(field);
+      this.undated.set(row.source, fields);
+    }
+    return u.date;
+  }
+
+  warnings(domain: string): Warning[] {
+    return [...this.undated].map(([source, fields]) => publicationDateUnknown(domain, fields, source));
+  }
+}
+
+/** The meta.warnings entry of fields served with their import date as updated_on. */
+export function publicationDateUnknown(domain: string, fields: readonly string[], source: string): Warning {
+  return {
+    domain, code: 'publication_date_unknown',
+    message: `${fields.join(', ')}: updated_on is the import date, not ${source}'s publication date, which was not recorded when it was ingested (ingest it again with --published-on)`,
+  };
 }
 
 /** A served zone value as the Measure of spec 2.5 (the zone named as data.location names it). */

@@ -1,10 +1,10 @@
 import type { Source } from '../../source.ts';
 
-/** INSEE Filosofi: disposable income by IRIS (and communes not divided into IRIS) and by commune and municipal arrondissement, one edition a year. */
+/** INSEE Filosofi: disposable income by IRIS (and communes not divided into IRIS) and by commune and municipal arrondissement, declared income by IRIS, one edition a year. */
 export const filosofiSource: Source = {
   id: 'fr.filosofi',
   country: 'fr',
-  name: 'Revenus, pauvreté et niveau de vie (Filosofi), revenus disponibles par IRIS et par commune',
+  name: 'Revenus, pauvreté et niveau de vie (Filosofi), revenus disponibles par IRIS et par commune, revenus déclarés par IRIS',
   producer: 'INSEE',
   licence: 'Licence Ouverte / Open Licence 2.0',
   licence_url: 'https://www.etalab.gouv.fr/licence-ouverte-open-licence/',

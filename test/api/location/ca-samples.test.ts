@@ -185,7 +185,7 @@ describe("Quebec market without MAMH's profil financier", () => {
     const ctx = silentContext(dataDir);
     const zones = jobById('ca.zones')!;
     for (const argv of zones.samples) await zones.run(ctx, argv);
-    await jobById('ca.assessment')!.run(ctx, ['--input', join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv'), '--year', '2026']);
+    await jobById('ca.assessment')!.run(ctx, ['--input', join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv'), '--year', '2026', '--published-on', '2026-11-24']);
     const own = await buildTestApp(dataDir, { sql: t.sql });
     try {
       const res = await own.app.inject({ method: 'GET', url: '/api/v1/ca/zones/locality/66023?include=market', headers: { authorization: `Bearer ${own.key}` } });

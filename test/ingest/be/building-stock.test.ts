@@ -8,6 +8,9 @@ import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-25';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/be/building-stock/building_stock_open_data.txt');
 const HEADER = 'CD_YEAR|CD_REFNIS|CD_REFNIS_NL|CD_REFNIS_FR|CD_REFNIS_LVL|CD_STAT_TYPE|CD_STAT_TYPE_NL|CD_STAT_TYPE_FR|CD_BUILDING_TYPE|CD_BUILDING_TYPE_NL|CD_BUILDING_TYPE_FR|MS_VALUE';
 
@@ -22,7 +25,7 @@ describe('be.census (Statbel building stock)', () => {
   it('writes dwellings and the share of dwellings in houses of every municipality as DuckDB computes them on the file', async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-be-census-')), 'data');
     const logged: string[] = [];
-    const parts = await ingestBuildingStock({ ...silentContext(dataDir), log: (l) => logged.push(l) }, { path: SAMPLE, publishedOn: '2025-06-30' });
+    const parts = await ingestBuildingStock({ ...silentContext(dataDir), log: (l) => logged.push(l) }, { path: SAMPLE, publishedAt: '2025-06-30' });
     expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.building-stock.2024', 0], ['be.building-stock.2025', 0]]);
     const ref = await reference(SAMPLE);
     const out = await duckRows<{ year: string; code: string; indicator: string; value: number; level: string; unit: string; reliability: string; start: string; n: number | null }>(
@@ -47,7 +50,7 @@ describe('be.census (Statbel building stock)', () => {
     const good = (code: string) => ['R1', 'R2', 'R3', 'R4', 'R5', 'R6'].map((t) => `2025|${code}|X|X|5|T8|x|x|${t}|x|x|10`);
     const file = join(dir, 'building_stock_open_data.txt');
     await writeFile(file, [HEADER, ...Array.from({ length: 30 }, (_, i) => good(String(21001 + i))).flat(), '2025|2100|X|X|5|T8|x|x|R1|x|x|10', '2025|21001|X|X|5|T8|x|x|R7|x|x|10', '2025|21002|X|X|5|T8|x|x|R1|x|x|dix'].join('\r\n') + '\r\n');
-    const [summary] = await ingestBuildingStock({ ...silentContext(join(dir, 'data')), maxRejectShare: 0.05 }, { path: file });
+    const [summary] = await ingestBuildingStock({ ...silentContext(join(dir, 'data')), maxRejectShare: 0.05 }, { publishedAt: PUBLISHED, path: file });
     expect(summary).toMatchObject({ rows: 60, rejects: 3 });
     const rejected = await duckRows<{ line: number; reason: string }>(`SELECT CAST(line AS INTEGER) AS line, reason FROM read_csv('${summary!.rejectsFile}', delim = ';', header = true) ORDER BY line`);
     expect(rejected.map((r) => r.line)).toEqual([182, 183, 184]);
@@ -56,7 +59,7 @@ describe('be.census (Statbel building stock)', () => {
 
     const other = join(dir, 'other.txt');
     await writeFile(other, 'CD_YEAR|CD_REFNIS|MS_VALUE\r\n2025|21004|10\r\n');
-    await expect(ingestBuildingStock(silentContext(join(dir, 'fresh')), { path: other })).rejects.toThrow(/not Statbel's building stock .*missing columns CD_REFNIS_LVL, CD_STAT_TYPE, CD_BUILDING_TYPE; found CD_YEAR, CD_REFNIS, MS_VALUE/);
+    await expect(ingestBuildingStock(silentContext(join(dir, 'fresh')), { publishedAt: PUBLISHED, path: other })).rejects.toThrow(/not Statbel's building stock .*missing columns CD_REFNIS_LVL, CD_STAT_TYPE, CD_BUILDING_TYPE; found CD_YEAR, CD_REFNIS, MS_VALUE/);
     expect(existsSync(join(dir, 'fresh', 'tables'))).toBe(false);
   });
 });

@@ -8,6 +8,9 @@ import { ingestStatbelIncome } from '../../../ingest/be/statbel-income.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/be/statbel-income/TF_PSNL_INC_TAX_MUNTY.txt');
 const REAL = join(REPO_ROOT, '../shared/realdata/be/statbel_fiscal_income_municipality/TF_PSNL_INC_TAX_MUNTY.txt');
 
@@ -21,7 +24,7 @@ const reference = (file: string) => rows<{ year: string; code: string; mean: num
 
 async function check(file: string) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-income-')), 'data');
-  const parts = await ingestStatbelIncome(silentContext(dataDir), { path: file });
+  const parts = await ingestStatbelIncome(silentContext(dataDir), { publishedAt: PUBLISHED, path: file });
   const ref = await reference(file);
   const years = [...new Set(ref.map((r) => r.year))].sort();
   // One partition per income year, named from the rows.
@@ -48,7 +51,7 @@ describe('be.statbel-income', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-bad-'));
     const file = join(dir, 'income.txt');
     await writeFile(file, 'CD_YEAR|CD_REFNIS|MS_NBR_NON_ZERO_INC\r\n2022|21004|100\r\n');
-    await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns CD_MUNTY_REFNIS, MS_NBR_ZERO_INC, MS_TOT_NET_TAXABLE_INC/);
+    await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/missing columns CD_MUNTY_REFNIS, MS_NBR_ZERO_INC, MS_TOT_NET_TAXABLE_INC/);
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=be'))).toBe(false);
   });
 });
@@ -58,7 +61,7 @@ describe('be.statbel-income by statistical sector', () => {
 
   it('writes the median per return of every sector as DuckDB reads the file, withheld cells as suppressed (never 0)', async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-income-sectors-')), 'data');
-    const parts = await ingestStatbelIncome(silentContext(dataDir), { path: FILE });
+    const parts = await ingestStatbelIncome(silentContext(dataDir), { publishedAt: PUBLISHED, path: FILE });
     expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.statbel-income-sectors.2021', 0], ['be.statbel-income-sectors.2022', 0]]);
     type Row = { year: string; code: string; median: number | null; n: number };
     const source = await rows<Row>(
@@ -82,7 +85,7 @@ describe('be.statbel-income by statistical sector', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-income-sectors-old-'));
     const file = join(dir, 'TF_PSNL_INC_TAX_SECTOR.txt');
     await writeFile(file, '\ufeffCD_YEAR|CD_REFNIS_SECTOR|MS_NBR_NON_ZERO_INC|MS_TOT_NET_TAXABLE_INC|MS_AVG_TOT_NET_TAXABLE_INC|MS_MEDIAN_NET_TAXABLE_INC\r\n2015|21004A01-|300|9000000|30000|24000.5\r\n2015|21004|900|27000000|30000|24100\r\n2015|21004A02-|x|9000000|30000|24000\r\n2015|2100|300|9000000|30000|24000\r\n');
-    const [summary] = await ingestStatbelIncome({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file });
+    const [summary] = await ingestStatbelIncome({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { publishedAt: PUBLISHED, path: file });
     expect(summary).toMatchObject({ partition: 'be.statbel-income-sectors.2015', rows: 2, rejects: 2 });
     // A row of a whole municipality (5-digit code), were the file to hold one, is its median at the municipality.
     expect(await rows<{ level: string; code: string; value: number }>(`SELECT level, code, value FROM '${dir}/data/tables/zone_values/country=be/*.parquet' ORDER BY code`))
@@ -93,7 +96,7 @@ describe('be.statbel-income by statistical sector', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-income-sectors-bad-'));
     const file = join(dir, 'TF_PSNL_INC_TAX_SECTOR.txt');
     await writeFile(file, 'CD_YEAR|CD_SECTOR|MS_NBR_NON_ZERO_INC|MS_AVG_TOT_NET_TAXABLE_INC\r\n2022|21004A01-|100|30000\r\n');
-    await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/fiscal income file by statistical sector.*missing columns MS_MEDIAN_NET_TAXABLE_INC/);
+    await expect(ingestStatbelIncome(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/fiscal income file by statistical sector.*missing columns MS_MEDIAN_NET_TAXABLE_INC/);
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=be'))).toBe(false);
   });
 });

@@ -9,13 +9,16 @@ import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/be/statbel-prices/TF_IMMO_MUNTY.txt');
 const HEAD = 'CD_YEAR|CD_TYPE_NL|CD_TYPE_FR|CD_REFNIS|CD_REFNIS_NL|CD_REFNIS_FR|CD_PERIOD|CD_CLASS_SURFACE|MS_TOTAL_TRANSACTIONS|MS_P_25|MS_P_50_median|MS_P_75|CD_niveau_refnis';
 
 describe('be.statbel-prices', () => {
   it("writes the year's medians of apartments and all houses per municipality, as DuckDB reads them in the file", async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-prices-')), 'data');
-    const parts = await ingestStatbelPrices(silentContext(dataDir), { path: SAMPLE });
+    const parts = await ingestStatbelPrices(silentContext(dataDir), { publishedAt: PUBLISHED, path: SAMPLE });
     expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.statbel-prices.2023', 0], ['be.statbel-prices.2024', 0]]);
     expect((await readdir(tableDir(dataDir, 'be', 'zone_values'))).sort()).toEqual(['be.statbel-prices.2023.parquet', 'be.statbel-prices.2024.parquet']);
     const source = await duckRows<{ year: string; code: string; type: string; n: number; p25: number | null; p50: number | null; p75: number | null }>(
@@ -38,17 +41,17 @@ describe('be.statbel-prices', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-prices-bad-'));
     const file = join(dir, 'prices.txt');
     await writeFile(file, `${HEAD}\r\n2024|Appartementen|Appartements|2100|Brussel|Bruxelles|Y||10|1|2|3|5\r\n2024|Appartementen|Appartements|21009|Elsene|Ixelles|Y||x|1|2|3|5\r\n2024|Appartementen|Appartements|21004|Brussel|Bruxelles|Y||40|190000|240000|310000|5\r\n`);
-    const [summary] = await ingestStatbelPrices({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file });
+    const [summary] = await ingestStatbelPrices({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { publishedAt: PUBLISHED, path: file });
     expect(summary).toMatchObject({ rows: 1, rejects: 2 });
     await writeFile(file, 'CD_YEAR|CD_REFNIS|MS_P_50_median\r\n2024|21004|240000\r\n');
-    await expect(ingestStatbelPrices(silentContext(join(dir, 'fresh')), { path: file })).rejects.toThrow(/missing columns CD_TYPE_NL, CD_PERIOD, MS_TOTAL_TRANSACTIONS, MS_P_25, MS_P_75, CD_niveau_refnis/);
+    await expect(ingestStatbelPrices(silentContext(join(dir, 'fresh')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/missing columns CD_TYPE_NL, CD_PERIOD, MS_TOTAL_TRANSACTIONS, MS_P_25, MS_P_75, CD_niveau_refnis/);
     expect(existsSync(tableDir(join(dir, 'fresh'), 'be', 'zone_values'))).toBe(false);
   });
 
   it("writes the year's medians of every statistical sector of TF_IMMO_SECTOR as DuckDB reads the file, withheld percentiles as suppressed", async () => {
     const file = join(REPO_ROOT, 'datasets/be/statbel-prices/TF_IMMO_SECTOR.txt');
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-statbel-sectors-')), 'data');
-    const parts = await ingestStatbelPrices(silentContext(dataDir), { path: file });
+    const parts = await ingestStatbelPrices(silentContext(dataDir), { publishedAt: PUBLISHED, path: file });
     expect(parts.map((p) => [p.partition, p.rejects])).toEqual([['be.statbel-prices-sectors.2023', 0], ['be.statbel-prices-sectors.2024', 0]]);
     type Row = { year: string; code: string; type: string; n: number; p25: number | null; p50: number | null; p75: number | null };
     const source = await duckRows<Row>(
@@ -69,6 +72,6 @@ describe('be.statbel-prices', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-statbel-sectors-bad-'));
     const file = join(dir, 'TF_IMMO_SECTOR.txt');
     await writeFile(file, 'CD_STAT_SECTOR;CD_YEAR;CD_TYPE;MS_TRANSACTIONS;MS_P25;MS_P75\r\n21004A01-;2024;B015;40;1;2\r\n');
-    await expect(ingestStatbelPrices(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/not Statbel's real-estate sales by statistical sector .*missing columns MS_P50 \(MEDIAN_PRICE\)/);
+    await expect(ingestStatbelPrices(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/not Statbel's real-estate sales by statistical sector .*missing columns MS_P50 \(MEDIAN_PRICE\)/);
   });
 });

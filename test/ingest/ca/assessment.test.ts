@@ -9,12 +9,15 @@ import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/ca/assessment/rfu-2026.csv');
 
 describe('ca.assessment', () => {
   it("writes each municipality's comparative factor as DuckDB reads the file, a body without one left", async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-assessment-')), 'data');
-    const [summary] = await ingestCaAssessment(silentContext(dataDir), { path: SAMPLE, year: 2026 });
+    const [summary] = await ingestCaAssessment(silentContext(dataDir), { publishedAt: PUBLISHED, path: SAMPLE, year: 2026 });
     expect(summary).toMatchObject({ partition: 'ca.assessment.2026', rejects: 0 });
     const source = await duckRows<{ code: string; factor: number }>(
       `SELECT cod_geo AS code, CAST(CSALX02163 AS DOUBLE) AS factor FROM read_csv('${SAMPLE}', header = true, all_varchar = true) WHERE CSALX02163 IS NOT NULL AND CSALX02163 <> '' ORDER BY code`);
@@ -29,18 +32,18 @@ describe('ca.assessment', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-ca-assessment-bad-'));
     const file = join(dir, 'rfu.csv');
     await writeFile(file, 'cod_geo,nom_organisme,CSALX02163\r\n66023,Montréal,-1\r\n6602,X,1.1\r\n65005,Laval,1.04\r\n');
-    const [summary] = await ingestCaAssessment({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file, year: 2026 });
+    const [summary] = await ingestCaAssessment({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { publishedAt: PUBLISHED, path: file, year: 2026 });
     expect(summary).toMatchObject({ rows: 1, rejects: 2 });
     await writeFile(file, 'code,facteur\r\n66023,1.08\r\n');
-    await expect(ingestCaAssessment(silentContext(join(dir, 'fresh')), { path: file, year: 2026 })).rejects.toThrow(/missing columns cod_geo, CSALX02163/);
+    await expect(ingestCaAssessment(silentContext(join(dir, 'fresh')), { publishedAt: PUBLISHED, path: file, year: 2026 })).rejects.toThrow(/missing columns cod_geo, CSALX02163/);
     expect(existsSync(tableDir(join(dir, 'fresh'), 'ca', 'zone_values'))).toBe(false);
   });
 
   it("writes each municipality's residential tax rate of MAMH's données prévisionnelles (BOM) as DuckDB reads the file, in its own partition", async () => {
     const file = join(REPO_ROOT, 'datasets/ca/assessment/previsionnelles-2026.csv');
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-tax-rates-')), 'data');
-    await ingestCaAssessment(silentContext(dataDir), { path: SAMPLE, year: 2026 });
-    const [summary] = await ingestCaAssessment(silentContext(dataDir), { path: file, year: 2026, publishedOn: '2026-01-20' });
+    await ingestCaAssessment(silentContext(dataDir), { publishedAt: PUBLISHED, path: SAMPLE, year: 2026 });
+    const [summary] = await ingestCaAssessment(silentContext(dataDir), { path: file, year: 2026, publishedAt: '2026-01-20' });
     expect(summary).toMatchObject({ partition: 'ca.tax-rates.2026', rejects: 0 });
     const source = await duckRows<{ code: string; rate: number }>(
       `SELECT cod_geo AS code, CAST(CPALB01726 AS DOUBLE) AS rate FROM read_csv('${file}', header = true, all_varchar = true) WHERE CPALB01726 IS NOT NULL AND CPALB01726 <> '' ORDER BY code`);
@@ -59,7 +62,7 @@ describe('ca.assessment', () => {
 
   it("writes each municipality's standardized average values of MAMH's profil financier as DuckDB reads the file, the year from an_donnee", async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-profile-')), 'data');
-    const summaries = await ingestCaAssessment(silentContext(dataDir), { path: PROFILE });
+    const summaries = await ingestCaAssessment(silentContext(dataDir), { publishedAt: PUBLISHED, path: PROFILE });
     expect(summaries.map((s) => [s.partition, s.rejects])).toEqual([['ca.financial-profile.2025', 0]]);
     const source = await duckRows<{ code: string; indicator: string; value: number; year: string }>(`
       SELECT cod_geo AS code, 'assessment.average_single_family' AS indicator, CAST(FIALX02009 AS DOUBLE) AS value, an_donnee AS year
@@ -89,7 +92,7 @@ describe('ca.assessment', () => {
       profileRow('2025', '71083', 'Vaudreuil-Dorion', 'Municipalité locale', 'n.d.', '400000'),
       profileRow('25', '58227', 'Longueuil', 'Municipalité locale', '500000', '400000'),
     ].join('\r\n')}\r\n`);
-    const summaries = await ingestCaAssessment({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { path: file });
+    const summaries = await ingestCaAssessment({ ...silentContext(join(dir, 'data')), maxRejectShare: 1 }, { publishedAt: PUBLISHED, path: file });
     expect(summaries.map((s) => [s.partition, s.rows])).toEqual([['ca.financial-profile.2024', 2], ['ca.financial-profile.2025', 3]]);
     expect(summaries[0]!.rejects).toBe(2);
     const out = await duckRows<{ code: string; indicator: string; value: number }>(
@@ -99,10 +102,10 @@ describe('ca.assessment', () => {
       ['66032', 'assessment.average_per_dwelling', 1498600],
     ]);
     // --year keeps that year's rows only, refusing the others by line.
-    const only = await ingestCaAssessment({ ...silentContext(join(dir, 'data2024')), maxRejectShare: 1 }, { path: file, year: 2024 });
+    const only = await ingestCaAssessment({ ...silentContext(join(dir, 'data2024')), maxRejectShare: 1 }, { publishedAt: PUBLISHED, path: file, year: 2024 });
     expect(only.map((s) => [s.partition, s.rows])).toEqual([['ca.financial-profile.2024', 2]]);
     expect(only[0]!.rejects).toBe(4);
     // The RFU without --year is refused before any row.
-    await expect(ingestCaAssessment(silentContext(join(dir, 'rfu')), { path: SAMPLE })).rejects.toThrow(/does not say its fiscal year; give it with --year/);
+    await expect(ingestCaAssessment(silentContext(join(dir, 'rfu')), { publishedAt: PUBLISHED, path: SAMPLE })).rejects.toThrow(/does not say its fiscal year; give it with --year/);
   });
 });

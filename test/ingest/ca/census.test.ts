@@ -9,12 +9,15 @@ import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/ca/census/98-401-X2021013_English_CSV_data.csv');
 
 describe('ca.census', () => {
   it("writes the average total income of Quebec's FSAs as DuckDB reads the profile; Ontario's left, a withheld value suppressed", async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ca-census-')), 'data');
-    const [summary] = await ingestCaCensus(silentContext(dataDir), { path: SAMPLE });
+    const [summary] = await ingestCaCensus(silentContext(dataDir), { publishedAt: PUBLISHED, path: SAMPLE });
     expect(summary).toMatchObject({ partition: 'ca.census.2021', rejects: 0 });
     const source = await duckRows<{ fsa: string; value: number | null; symbol: string | null; flag: string }>(
       `SELECT ALT_GEO_CODE AS fsa, TRY_CAST(C1_COUNT_TOTAL AS DOUBLE) AS value, SYMBOL AS symbol, DATA_QUALITY_FLAG AS flag
@@ -33,7 +36,7 @@ describe('ca.census', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-ca-census-bad-'));
     const file = join(dir, 'profile.csv');
     await writeFile(file, '"CENSUS_YEAR","GEO_NAME","CHARACTERISTIC_NAME","C1_COUNT_TOTAL"\r\n2021,"H2T","Population, 2021",30000\r\n');
-    await expect(ingestCaCensus(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns DGUID, ALT_GEO_CODE, GEO_LEVEL, DATA_QUALITY_FLAG, SYMBOL/);
+    await expect(ingestCaCensus(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/missing columns DGUID, ALT_GEO_CODE, GEO_LEVEL, DATA_QUALITY_FLAG, SYMBOL/);
     expect(existsSync(tableDir(join(dir, 'data'), 'ca', 'zone_values'))).toBe(false);
   });
 });

@@ -9,6 +9,9 @@ import { jobById, REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const RENTS = join(REPO_ROOT, 'datasets/ca/cmhc/rms_average_rent_montreal_2024.csv');
 const VACANCY = join(REPO_ROOT, 'datasets/ca/cmhc/rms_vacancy_montreal_2024.csv');
 const REAL = join(REPO_ROOT, '../shared/realdata/ca/cmhc_rms_hmip_export/rms_vacancy_vancouver.csv');
@@ -30,7 +33,7 @@ describe('ca.cmhc', () => {
 
   it('writes every cell of the average-rent table of the sample, letters as reliability, ** as withheld', async () => {
     const logged: string[] = [];
-    const parts = await ingestCmhc({ ...silentContext(dataDir), log: (l) => logged.push(l) }, { path: RENTS });
+    const parts = await ingestCmhc({ ...silentContext(dataDir), log: (l) => logged.push(l) }, { publishedAt: PUBLISHED, path: RENTS });
     expect(parts.map((p) => p.partition)).toEqual(['ca.cmhc.average.2024']);
     // The CMA's total row is no rental-survey neighbourhood: said, not served.
     expect(logged).toEqual(['ca.cmhc: skipped Montréal CMA: not a rental-survey neighbourhood of Quebec in ca/zones']);
@@ -48,7 +51,7 @@ describe('ca.cmhc', () => {
   });
 
   it('writes the vacancy rates beside the rents', async () => {
-    await ingestCmhc(silentContext(dataDir), { path: VACANCY });
+    await ingestCmhc(silentContext(dataDir), { publishedAt: PUBLISHED, path: VACANCY });
     const [row] = await duckRows<{ value: number; unit: string; reliability: string }>(
       `SELECT value, unit, reliability FROM '${dataDir}/tables/zone_values/country=ca/ca.cmhc.vacancy_rate.2024.parquet' WHERE code = 'Q0109' AND breakdown = 'three_bedrooms_plus'`);
     expect(row).toEqual({ value: 3.1, unit: '%', reliability: 'low' });
@@ -58,7 +61,7 @@ describe('ca.cmhc', () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'lds-cmhc-real-')), 'data');
     const zones = jobById('ca.zones')!;
     for (const argv of zones.samples) await zones.run(silentContext(dir), argv);
-    await expect(ingestCmhc(silentContext(dir), { path: REAL })).rejects.toThrow(/names no rental-survey neighbourhood of Quebec .*1990 October of an unnamed geography/);
+    await expect(ingestCmhc(silentContext(dir), { publishedAt: PUBLISHED, path: REAL })).rejects.toThrow(/names no rental-survey neighbourhood of Quebec .*1990 October of an unnamed geography/);
     expect(existsSync(join(dir, 'tables', 'zone_values', 'country=ca'))).toBe(false);
   });
 
@@ -66,6 +69,6 @@ describe('ca.cmhc', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-cmhc-bad-'));
     const file = join(dir, 'starts.csv');
     await (await import('node:fs/promises')).writeFile(file, 'Montréal CMA — Housing Starts by Dwelling Type\r\n2024\r\n,Single,,Total,,\r\n');
-    await expect(ingestCmhc(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/not an HMIP Rental Market Survey table .*Housing Starts/);
+    await expect(ingestCmhc(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/not an HMIP Rental Market Survey table .*Housing Starts/);
   });
 });

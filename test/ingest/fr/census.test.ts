@@ -9,6 +9,9 @@ import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 import { tableGlob, tableDir } from '../../../schemas/tables/layout.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const HOUSING = join(REPO_ROOT, 'datasets/fr/census/base-ic-logement-2019.csv');
 const HOUSEHOLDS = join(REPO_ROOT, 'datasets/fr/census/base-ic-couples-familles-menages-2019.csv');
 
@@ -22,7 +25,7 @@ const newDataDir = async () => join(await mkdtemp(join(tmpdir(), 'lds-census-'))
 describe('fr.census', () => {
   it('writes dwellings and the three shares of every IRIS as DuckDB computes them on the published housing file', async () => {
     const dataDir = await newDataDir();
-    const [summary] = await ingestCensus(silentContext(dataDir), { path: HOUSING });
+    const [summary] = await ingestCensus(silentContext(dataDir), { publishedAt: PUBLISHED, path: HOUSING });
     expect(summary).toMatchObject({ table: 'zone_values', partition: 'fr.census.2019.housing', rejects: 0 });
     // The reference: DuckDB reading INSEE's layout directly (every column as text, decimals cast).
     const source = await duckRows<{ code: string; dwellings: number; houses: number; owners: number; social: number; log: number; rp: number }>(
@@ -49,8 +52,8 @@ describe('fr.census', () => {
 
   it('writes households from the couples-families-households file, its own partition', async () => {
     const dataDir = await newDataDir();
-    await ingestCensus(silentContext(dataDir), { path: HOUSING });
-    const [summary] = await ingestCensus(silentContext(dataDir), { path: HOUSEHOLDS });
+    await ingestCensus(silentContext(dataDir), { publishedAt: PUBLISHED, path: HOUSING });
+    const [summary] = await ingestCensus(silentContext(dataDir), { publishedAt: PUBLISHED, path: HOUSEHOLDS });
     expect(summary).toMatchObject({ partition: 'fr.census.2019.households', rejects: 0 });
     const source = await duckRows<{ code: string; men: number }>(
       `SELECT IRIS AS code, round(CAST(C19_MEN AS DOUBLE))::DOUBLE AS men FROM read_csv('${HOUSEHOLDS}', delim = ';', header = true, all_varchar = true)`);
@@ -65,8 +68,8 @@ describe('fr.census', () => {
     const renamed = join(dir, 'logements.csv');
     await copyFile(HOUSING, renamed);
     const dataDir = join(dir, 'data');
-    await ingestCensus(silentContext(dataDir), { path: HOUSING });
-    await ingestCensus(silentContext(dataDir), { path: renamed });
+    await ingestCensus(silentContext(dataDir), { publishedAt: PUBLISHED, path: HOUSING });
+    await ingestCensus(silentContext(dataDir), { publishedAt: PUBLISHED, path: renamed });
     expect(await readdir(tableDir(dataDir, 'fr', 'zone_values'))).toEqual(['fr.census.2019.housing.parquet']);
     expect(censusLayout(['IRIS', 'COM', 'TYP_IRIS', 'C21_MEN'])).toMatchObject({ kind: 'households', yy: '21' });
   });
@@ -82,7 +85,7 @@ describe('fr.census', () => {
       + '751041301;75103;H;1;1500;1200;10;400;100\r\n'
       + '751031202;75103;H;1;150,5;120;10;40;10\r\n');
     const dataDir = join(dir, 'data');
-    const [summary] = await ingestCensus({ ...silentContext(dataDir), maxRejectShare: 1 }, { path: file });
+    const [summary] = await ingestCensus({ ...silentContext(dataDir), maxRejectShare: 1 }, { publishedAt: PUBLISHED, path: file });
     expect(summary!.rejects).toBe(2);
     const out = await written(dataDir);
     expect(out.find((r) => r.code === '751031101' && r.indicator === 'housing.social_housing_share')).toMatchObject({ value: null, suppressed: true });
@@ -95,9 +98,9 @@ describe('fr.census', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-census-bad-'));
     const file = join(dir, 'base-ic-logement-2019.csv');
     await writeFile(file, 'IRIS;COM;TYP_IRIS;P19_LOG;P19_RP\r\n751031101;75103;H;10;8\r\n');
-    await expect(ingestCensus(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/P19_MAISON, P19_RP_PROP, P19_RP_LOCHLMV/);
+    await expect(ingestCensus(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/P19_MAISON, P19_RP_PROP, P19_RP_LOCHLMV/);
     await writeFile(file, 'CODGEO;P19_POP\r\n75056;2000000\r\n');
-    await expect(ingestCensus(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns IRIS, COM, TYP_IRIS, P<yy>_LOG/);
+    await expect(ingestCensus(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/missing columns IRIS, COM, TYP_IRIS, P<yy>_LOG/);
     expect(existsSync(tableDir(join(dir, 'data'), 'fr', 'zone_values'))).toBe(false);
   });
 });

@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dvfFiles, dvfInputName, ingestDvf } from '../../../ingest/fr/dvf.ts';
+import { dvfJob } from '../../../ingest/fr/dvf.job.ts';
+import { readManifest } from '../../../ingest/core/manifest.ts';
 import { DVF_GEO_HEADER, DVF_RAW_HEADER, DvfGeoLine, DvfRawLine } from '../../../ingest/fr/dvf-lines.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { Manifest } from '../../../schemas/tables/manifest.ts';
@@ -304,5 +307,31 @@ describe.skipIf(!existsSync(REAL))('fr.dvf on the real Abzac extract', () => {
         FROM read_csv('${REAL}', all_varchar = true) WHERE code_type_local IN ('1', '2') GROUP BY ALL) GROUP BY id ORDER BY id`);
     expect(expected.length).toBeGreaterThan(20);
     expect(expected.map((e) => [e.id, Number(e.n)])).toEqual(expected.map((e) => [e.id, (rows.find((r) => r.id === e.id)!.units as unknown[] | null)?.length ?? 0]));
+  });
+});
+
+describe('fr.dvf publication date (the market indicators\' updated_on)', () => {
+  const sample = join(SAMPLES, 'csv/2024/departements/33.csv');
+  /** A mirror answering the department file gzipped, with the Last-Modified given (or none). */
+  const mirror = (lastModified: string | null) => vi.fn(async () => new Response(gzipSync(readFileSync(sample)), { status: 200, headers: lastModified ? { 'last-modified': lastModified } : {} }));
+  afterEach(() => { vi.unstubAllGlobals(); });
+
+  it("records the download's Last-Modified as the files' publication date, unless --published-on is given", async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-dvf-lm-')), 'data');
+    vi.stubGlobal('fetch', mirror('Tue, 08 Apr 2025 14:02:11 GMT'));
+    await dvfJob.run(silentContext(dataDir), ['--download', '--part', '2024/33', '--url', 'http://mirror.test/csv']);
+    const published = (m: Manifest, table: string) => m.partitions.filter((p) => p.table === table).flatMap((p) => p.sources.map((s) => s.published_at));
+    expect(published(await readManifest(dataDir, 'fr'), 'market_indicators')).toEqual(['2025-04-08']);
+    await dvfJob.run(silentContext(dataDir), ['--download', '--part', '2024/33', '--url', 'http://mirror.test/csv', '--published-on', '2025-04-01']);
+    expect(published(await readManifest(dataDir, 'fr'), 'sales')).toEqual(['2025-04-01']);
+  });
+
+  it('fails after a download without Last-Modified, before ingesting, telling the operator to give --published-on', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-dvf-nolm-')), 'data');
+    vi.stubGlobal('fetch', mirror(null));
+    await expect(dvfJob.run(silentContext(dataDir), ['--download', '--part', '2024/33', '--url', 'http://mirror.test/csv']))
+      .rejects.toThrow(/fr\.dvf \(the server sent no Last-Modified\): the producer's publication date of 33\.csv\.gz is not known; give --published-on YYYY-MM-DD/);
+    expect(existsSync(join(dataDir, 'tables'))).toBe(false);
+    expect(existsSync(join(dataDir, 'downloads', 'fr', 'dvf', '2024', 'departements', '33.csv.gz'))).toBe(true);
   });
 });

@@ -8,6 +8,9 @@ import { GASPAR_RISKS } from '../../../datasets/fr/gaspar/nomenclature.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-25';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/gaspar/risq_gaspar.csv');
 
 const written = (dataDir: string) => duckRows<{ level: string; code: string; breakdown: string; value: number; unit: string }>(
@@ -15,7 +18,7 @@ const written = (dataDir: string) => duckRows<{ level: string; code: string; bre
 
 async function ingest(file: string, maxRejectShare = 0.01) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-gaspar-')), 'data');
-  const [summary] = await ingestGaspar({ ...silentContext(dataDir), maxRejectShare }, { path: file });
+  const [summary] = await ingestGaspar({ ...silentContext(dataDir), maxRejectShare }, { publishedAt: PUBLISHED, path: file });
   return { dataDir, summary: summary!, out: await written(dataDir) };
 }
 
@@ -63,7 +66,7 @@ describe('fr.risk-communes --gaspar (GASPAR risks per commune)', () => {
   it('fails on a file that is not GASPAR\'s, naming the missing columns, and publishes nothing', async () => {
     const file = await fixture('code_insee;nom_commune;zone_sismicite\r\n33001;Abzac;1\r\n');
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-gaspar-')), 'data');
-    await expect(ingestGaspar(silentContext(dataDir), { path: file })).rejects.toThrow(/missing the columns cod_commune, num_risque/);
+    await expect(ingestGaspar(silentContext(dataDir), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/missing the columns cod_commune, num_risque/);
     await expect(readFile(join(dataDir, 'fr', 'manifest.json'), 'utf8')).rejects.toThrow();
   });
 });

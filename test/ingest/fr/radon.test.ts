@@ -9,6 +9,9 @@ import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/radon/radon.csv');
 const REAL = join(REPO_ROOT, '../shared/realdata/fr/georisques/radon_potentiel_communes_irsn.csv');
 const HEADER = 'nom_comm;nom_dept;insee_com;classe_potentiel;reg';
@@ -23,7 +26,7 @@ const direct = (file: string) => duckRows<{ code: string; cls: string }>(
 
 async function ingest(file: string, maxRejectShare = 0.01) {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-radon-')), 'data');
-  const [summary] = await ingestRadon({ ...silentContext(dataDir), maxRejectShare }, { path: file });
+  const [summary] = await ingestRadon({ ...silentContext(dataDir), maxRejectShare }, { publishedAt: PUBLISHED, path: file });
   return { dataDir, summary: summary!, out: await written(dataDir) };
 }
 
@@ -72,7 +75,7 @@ describe('fr.radon', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-radon-bad-'));
     const file = join(dir, 'radon.csv');
     await writeFile(file, 'nom_comm;code_commune;potentiel\r\nABZAC;33001;1\r\n');
-    await expect(ingestRadon(silentContext(join(dir, 'data')), { path: file })).rejects.toThrow(/missing columns insee_com, classe_potentiel; found nom_comm, code_commune, potentiel/);
+    await expect(ingestRadon(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/missing columns insee_com, classe_potentiel; found nom_comm, code_commune, potentiel/);
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 
@@ -90,11 +93,11 @@ describe('fr.radon', () => {
   it('fails without publishing when the refused rows pass the reject limit, and leaves the published partition as it was', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-radon-share-'));
     const dataDir = join(dir, 'data');
-    await ingestRadon(silentContext(dataDir), { path: SAMPLE });
+    await ingestRadon(silentContext(dataDir), { publishedAt: PUBLISHED, path: SAMPLE });
     const before = await written(dataDir);
     const file = join(dir, 'radon.csv');
     await writeFile(file, [HEADER, 'ABZAC;GIRONDE;33001;3;FR', 'COUTRAS;GIRONDE;33138;#VALEUR!;FR', ''].join('\r\n'));
-    await expect(ingestRadon(silentContext(dataDir), { path: file })).rejects.toThrow(/1 of 2 rows rejected/);
+    await expect(ingestRadon(silentContext(dataDir), { publishedAt: PUBLISHED, path: file })).rejects.toThrow(/1 of 2 rows rejected/);
     expect(await written(dataDir)).toEqual(before);
   });
 

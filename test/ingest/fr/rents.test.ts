@@ -9,6 +9,9 @@ import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
 
+/** The publication date the jobs record (here the sample's first commit date: the samples are ours). */
+const PUBLISHED = '2026-11-24';
+
 const SAMPLE = join(REPO_ROOT, 'datasets/fr/rents/pred-app-mef-dhup.csv');
 const REAL = join(REPO_ROOT, '../shared/realdata/fr/carte_loyers/pred-mai-mef-dhup_HEAD27_transcribed.csv');
 
@@ -20,7 +23,7 @@ const reference = (file: string) => duckRows<{ code: string; rent: number; low: 
 
 async function check(file: string, type: 'apartment' | 'house') {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-rents-')), 'data');
-  const [part] = await ingestRents(silentContext(dataDir), { path: file, type, year: 2023 });
+  const [part] = await ingestRents(silentContext(dataDir), { publishedAt: PUBLISHED, path: file, type, year: 2023 });
   expect(part).toMatchObject({ partition: `fr.rents.${type}.2023`, rejects: 0 });
   const out = await duckRows<{ code: string; level: string; value: number; range_low: number; range_high: number; sample_size: number; reliability: string; breakdown: string }>(
     `SELECT code, level, value, range_low, range_high, sample_size, reliability, breakdown FROM '${dataDir}/tables/zone_values/country=fr/*.parquet' ORDER BY code`);
@@ -53,9 +56,9 @@ describe('fr.rents', () => {
     const dataDir = join(dir, 'data');
     const renamed = join(dir, 'loyers-appartements.csv');
     await copyFile(SAMPLE, renamed);
-    await rentsJob.run(silentContext(dataDir), ['--input', SAMPLE, '--year', '2023']);
-    await expect(async () => rentsJob.run(silentContext(dataDir), ['--input', renamed, '--year', '2023'])).rejects.toThrow(/give --type/);
-    await rentsJob.run(silentContext(dataDir), ['--input', renamed, '--year', '2023', '--type', 'apartment']);
+    await rentsJob.run(silentContext(dataDir), ['--input', SAMPLE, '--year', '2023', '--published-on', PUBLISHED]);
+    await expect(async () => rentsJob.run(silentContext(dataDir), ['--input', renamed, '--year', '2023', '--published-on', PUBLISHED])).rejects.toThrow(/give --type/);
+    await rentsJob.run(silentContext(dataDir), ['--input', renamed, '--year', '2023', '--type', 'apartment', '--published-on', PUBLISHED]);
     expect(await readdir(join(dataDir, 'tables', 'zone_values', 'country=fr'))).toEqual(['fr.rents.apartment.2023.parquet']);
   });
 
@@ -63,7 +66,7 @@ describe('fr.rents', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-rents-bad-'));
     const file = join(dir, 'pred-app-mef-dhup.csv');
     await writeFile(file, '"INSEE_C";"loypredm2"\r\n"75103";32,4\r\n');
-    await expect(ingestRents(silentContext(join(dir, 'data')), { path: file, type: 'apartment', year: 2023 })).rejects.toThrow(/missing columns lwr.IPm2, upr.IPm2, TYPPRED, nbobs_com, nbobs_mail, R2_adj/);
+    await expect(ingestRents(silentContext(join(dir, 'data')), { publishedAt: PUBLISHED, path: file, type: 'apartment', year: 2023 })).rejects.toThrow(/missing columns lwr.IPm2, upr.IPm2, TYPPRED, nbobs_com, nbobs_mail, R2_adj/);
     expect(existsSync(join(dir, 'data', 'tables', 'zone_values', 'country=fr'))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { reliabilityOf } from '../../../../schemas/tables/market-indicators.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Manifests } from '../../../core/manifests.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
-import { isStale, updatedOn } from '../market/freshness.ts';
+import { isStale, publicationDateUnknown, updatedOn } from '../market/freshness.ts';
 import { indicatorWindow, irisMedian24m, percentDifference } from '../market/indicators.ts';
 import { quantileCont } from '../market/sales-index.ts';
 import type { BuildingSaleRow } from './building-index.ts';
@@ -58,7 +58,9 @@ export async function buildingMarket(deps: { warehouse: Warehouse; manifests: Ma
   const v = Float64Array.from(priced, (s) => s.price_per_m2!);
   const [median, q1, q3] = [quantileCont(v, 0.5), quantileCont(v, 0.25), quantileCont(v, 0.75)];
   const manifest = await deps.manifests.get('fr');
-  const updated = updatedOn(manifest, 'sales') ?? deps.clock.now().toISOString().slice(0, 10);
+  const freshness = updatedOn(manifest, 'sales');
+  const updated = freshness?.date ?? deps.clock.now().toISOString().slice(0, 10);
+  if (!freshness?.published) warnings.push(publicationDateUnknown('building', ['median_price_per_m2_24m'], dvfSource.id));
   value.median_price_per_m2_24m = {
     value: Math.round(median), unit: 'EUR/m2', period: window, zone: null, sample_size: priced.length, reliability: reliabilityOf(priced.length) ?? 'low',
     range: { low: Math.round(q1), high: Math.round(q3) }, definition: buildingDefinition('building.median_price_per_m2_24m', locale),

@@ -2,7 +2,7 @@ import type { Locale } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { BeMarket } from '../../../../schemas/market.ts';
 import type { Zone } from '../../../../schemas/zone.ts';
-import { finestValue, measureOf, updatedOnOf, valuesOfZones } from '../../kinds/zone-values.ts';
+import { finestValue, measureOf, UpdatedOnDates, valuesOfZones } from '../../kinds/zone-values.ts';
 import type { LocationRouteDeps, Resolved, Resolver, ZoneResolver } from '../types.ts';
 import { definitionOf } from './fields.ts';
 
@@ -41,13 +41,15 @@ async function beMarketOver(deps: LocationRouteDeps, zones: Zone[], region: stri
   }
   const rows = await valuesOfZones(deps.warehouse, 'be', TABLE, zones, [INDICATOR]);
   const now = deps.clock.now();
+  const dates = new UpdatedOnDates(manifest, TABLE, now);
   const measure = (type: 'apartment' | 'house') => {
     const served = finestValue(rows, zones, INDICATOR, type);
     if (!served.value) { missing[`sale_price_median.${type}`] = served.reason; return null; }
     const zone = zones.find((z) => z.level === served.value.level && z.code === served.value.code)!;
-    return measureOf(served.value, zone, definitionOf('market.sale_price_median', locale), updatedOnOf(served.value, manifest, TABLE, now), now);
+    return measureOf(served.value, zone, definitionOf('market.sale_price_median', locale), dates.of(served.value, `sale_price_median.${type}`), now);
   };
   value.sale_price_median = { apartment: measure('apartment'), house: measure('house') };
+  warnings.push(...dates.warnings('market'));
   return { value, warnings };
 }
 

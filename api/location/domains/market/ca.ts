@@ -3,7 +3,7 @@ import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { CaMarket } from '../../../../schemas/market.ts';
 import type { Measure } from '../../../../schemas/measure.ts';
 import type { Zone } from '../../../../schemas/zone.ts';
-import { finestValue, measureOf, updatedOnOf, valuesOfZones } from '../../kinds/zone-values.ts';
+import { finestValue, measureOf, UpdatedOnDates, valuesOfZones } from '../../kinds/zone-values.ts';
 import type { LocationRouteDeps, Resolved, Resolver, ZoneResolver } from '../types.ts';
 import { definitionOf } from './fields.ts';
 
@@ -51,6 +51,7 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
   }
   const manifest = await deps.manifests.get('ca');
   const now = deps.clock.now();
+  const dates = new UpdatedOnDates(manifest, TABLE, now);
   // The roll's comparative factor, the standardized average values and the residential tax rate of the municipality (MAMH, ca.assessment).
   const municipalRows = municipality ? await valuesOfZones(deps.warehouse, 'ca', TABLE, [municipality], [FACTOR, TAX_RATE, ...AVERAGES.map((a) => a.indicator)]) : [];
   const factor = municipality ? finestValue(municipalRows, [municipality], FACTOR) : null;
@@ -59,7 +60,7 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
   const assessmentIngested = ingested('ca.assessment');
   value.assessed_values = {
     average_single_family: null, average_per_dwelling: null,
-    market_factor: factor?.value ? measureOf(factor.value, municipality!, definitionOf('market.assessed_values', locale), updatedOnOf(factor.value, manifest, TABLE, now), now) : null,
+    market_factor: factor?.value ? measureOf(factor.value, municipality!, definitionOf('market.assessed_values', locale), dates.of(factor.value, 'assessed_values.market_factor'), now) : null,
   };
   if (!value.assessed_values.market_factor) {
     missing['assessed_values.market_factor'] = !assessmentIngested ? 'unavailable' : !municipality ? outsideSurvey : factor!.reason!;
@@ -69,7 +70,7 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
   for (const a of AVERAGES) {
     const served = municipality ? finestValue(municipalRows, [municipality], a.indicator) : null;
     if (served?.value) {
-      value.assessed_values[a.field] = measureOf(served.value, municipality!, definitionOf(`market.assessed_values.${a.field}`, locale), updatedOnOf(served.value, manifest, TABLE, now), now);
+      value.assessed_values[a.field] = measureOf(served.value, municipality!, definitionOf(`market.assessed_values.${a.field}`, locale), dates.of(served.value, `assessed_values.${a.field}`), now);
       continue;
     }
     const reason = !profileIngested ? 'unavailable' : !municipality ? outsideSurvey : served!.reason!;
@@ -80,25 +81,25 @@ async function caMarketOver(deps: LocationRouteDeps, zones: Zone[], locale: Loca
     const why = [...new Set(unserved.map((u) => AVERAGE_WHY[u.reason]))].join('; ');
     warnings.push({ domain: 'market', code: 'data_unavailable', message: `${unserved.map((u) => u.field).join(', ')} ${unserved.length > 1 ? 'are' : 'is'} null: ${why}` });
   }
-  value.property_tax.rates.residential = rate?.value ? measureOf(rate.value, municipality!, definitionOf('market.property_tax', locale), updatedOnOf(rate.value, manifest, TABLE, now), now) : null;
+  value.property_tax.rates.residential = rate?.value ? measureOf(rate.value, municipality!, definitionOf('market.property_tax', locale), dates.of(rate.value, 'property_tax.rates.residential'), now) : null;
   if (!value.property_tax.rates.residential) {
     missing['property_tax.rates.residential'] = !ingested('ca.tax-rates') ? 'unavailable' : !municipality ? outsideSurvey : rate!.reason!;
   }
   if (surveyZones.length === 0) {
     missing.average_rent = outsideSurvey; missing.rental_vacancy = outsideSurvey;
-    return { value, warnings };
+    return { value, warnings: [...warnings, ...dates.warnings('market')] };
   }
   const rows = await valuesOfZones(deps.warehouse, 'ca', TABLE, surveyZones, ['rent.average', 'rental.vacancy_rate']);
   const measure = (indicator: string, breakdown: string | null, field: string): Measure | null => {
     const served = finestValue(rows, surveyZones, indicator, breakdown);
     if (!served.value) { missing[field] = served.reason; return null; }
     const zone = surveyZones.find((z) => z.code === served.value.code)!;
-    return measureOf(served.value, zone, definitionOf(`market.${field.split('.')[0]}`, locale), updatedOnOf(served.value, manifest, TABLE, now), now);
+    return measureOf(served.value, zone, definitionOf(`market.${field.split('.')[0]}`, locale), dates.of(served.value, field), now);
   };
   const rent = Object.fromEntries(ROOMS.map((r) => [r, measure('rent.average', r, `average_rent.${r}`)])) as NonNullable<CaMarket['average_rent']>;
   value.average_rent = rent;
   value.rental_vacancy = measure('rental.vacancy_rate', null, 'rental_vacancy');
-  return { value, warnings };
+  return { value, warnings: [...warnings, ...dates.warnings('market')] };
 }
 
 /** A point outside every surveyed neighbourhood: the survey publishes nothing there. */

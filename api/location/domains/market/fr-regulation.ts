@@ -2,7 +2,7 @@ import { labelOf, type Locale } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import { ABC_ZONES, TENSE_ZONE_CLASSES, type Regulation } from '../../../../schemas/market.ts';
 import type { Zone, ZoneLevel, Zones } from '../../../../schemas/zone.ts';
-import { finestValue, updatedOnOf, valuesOfZones, type ZoneValue } from '../../kinds/zone-values.ts';
+import { finestValue, UpdatedOnDates, valuesOfZones, type ZoneValue } from '../../kinds/zone-values.ts';
 import type { MarketDeps } from './fr.ts';
 
 /** The lists name communes (an arrondissement where one is listed on its own): the arrondissement, else the commune. */
@@ -62,11 +62,14 @@ async function regulationOver(deps: MarketDeps, zones: Zone[], locale: Locale): 
   const cls = TENSE_CLASSES[tense.value as keyof typeof TENSE_CLASSES];
   const zone = ABC_ZONES[abc.value! - 1];
   if (!cls || !zone) return { value: null, missing: { regulation: 'not_found' }, warnings };
+  const dates = new UpdatedOnDates(manifest, TABLE, now);
+  const updatedOn = used.map((r) => dates.of(r, 'regulation')).sort().at(-1)!;
+  warnings.push(...dates.warnings('market'));
   return {
     value: {
       tense_zone: cls !== 'not_tense', tense_zone_class: cls, tense_zone_label: labelOf(TENSE_ZONE_CLASSES, cls, locale),
       rent_control: rentControl, abc_zone: zone,
-      updated_on: used.map((r) => updatedOnOf(r, manifest, TABLE, now)).sort().at(-1)!,
+      updated_on: updatedOn,
     },
     missing, warnings,
   };

@@ -2,7 +2,7 @@ import type { Locale } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { FrMarket, MonthlyRent } from '../../../../schemas/market.ts';
 import type { Zone, ZoneLevel, Zones } from '../../../../schemas/zone.ts';
-import { finestValue, measureOf, updatedOnOf, valuesOfZones, type ZoneValue } from '../../kinds/zone-values.ts';
+import { finestValue, measureOf, UpdatedOnDates, valuesOfZones, type ZoneValue } from '../../kinds/zone-values.ts';
 import type { MarketDeps } from './fr.ts';
 import { definitionOf } from './fields.ts';
 
@@ -44,7 +44,8 @@ export async function rentEstimate(deps: MarketDeps, zonesOfPoint: Zones, type: 
   const chosen: ZoneValue = served.value;
   const zone = zones.find((z) => z.level === chosen.level && z.code === chosen.code)!;
   const now = deps.clock.now();
-  const updated = updatedOnOf(chosen, manifest, TABLE, now);
+  const dates = new UpdatedOnDates(manifest, TABLE, now);
+  const updated = dates.of(chosen, 'rent_estimate.per_m2');
   // The same zone and type one edition earlier.
   const previousEnd = chosen.period_end ? `${Number(chosen.period_end.slice(0, 4)) - 1}${chosen.period_end.slice(4)}` : null;
   const previous = rows.find((r) => r.level === chosen.level && r.code === chosen.code && r.breakdown === rentType && r.period_end === previousEnd && r.value !== null);
@@ -66,6 +67,7 @@ export async function rentEstimate(deps: MarketDeps, zonesOfPoint: Zones, type: 
     warnings.push({ domain: 'market', code: property.reason === 'unavailable' ? 'data_unavailable' : property.reason, message: NO_MONTHLY[property.reason]! });
   }
   if (!previous) missing['rent_estimate.change_1y'] = 'not_found';
+  warnings.push(...dates.warnings('market'));
   return {
     value: {
       monthly,

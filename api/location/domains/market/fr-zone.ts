@@ -5,7 +5,7 @@ import type { Measure, Series } from '../../../../schemas/measure.ts';
 import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
 import type { ZoneResolver } from '../types.ts';
 import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
-import { isStale, updatedOn } from './freshness.ts';
+import { isStale, publicationDateUnknown, updatedOn } from './freshness.ts';
 import { MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
 import { regulationOfZone } from './fr-regulation.ts';
 
@@ -58,7 +58,8 @@ export const frZoneMarketResolver: ZoneResolver = async (deps, { zone, locale })
   ]);
   const manifest = await deps.manifests.get('fr');
   const now = deps.clock.now();
-  const updated = updatedOn(manifest, 'market_indicators') ?? now.toISOString().slice(0, 10);
+  const freshness = updatedOn(manifest, 'market_indicators');
+  const updated = freshness?.date ?? now.toISOString().slice(0, 10);
   const stale = isStale(updated, dvfSource.update_frequency, now);
   const value = empty('ok', 'unavailable');
   const missing: Missing = {};
@@ -77,5 +78,6 @@ export const frZoneMarketResolver: ZoneResolver = async (deps, { zone, locale })
   }
   value.missing = { ...missing, ...regulation.missing };
   const warnings: Warning[] = [...regulation.warnings];
+  if (!freshness?.published && TYPES.some((t) => value.median_price_per_m2[t] !== null)) warnings.push(publicationDateUnknown('market', ['median_price_per_m2'], dvfSource.id));
   return { value, warnings };
 };

@@ -10,7 +10,7 @@ import type { Manifests } from '../../../core/manifests.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import type { Resolver } from '../types.ts';
 import { definitionOf, NOT_COVERED_DEPARTMENTS } from './fields.ts';
-import { isStale, updatedOn } from './freshness.ts';
+import { isStale, publicationDateUnknown, updatedOn } from './freshness.ts';
 import { finestReliable, indicatorWindow, MARKET_LEVELS, zoneIndicators, type IndicatorRow } from './indicators.ts';
 import { salesAround, type NearbySaleRow } from './sales-nearby.ts';
 import { rentEstimate, type RentProperty } from './fr-rents.ts';
@@ -94,7 +94,8 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
     return { market: { ...empty('partial', 'unavailable'), rent_estimate: rent.value, regulation: regulation.value, missing }, warnings: [sales, ...rent.warnings, ...regulation.warnings, PENDING_WARNING] };
   }
   const manifest = await deps.manifests.get('fr');
-  const updated = updatedOn(manifest, 'market_indicators') ?? deps.clock.now().toISOString().slice(0, 10);
+  const freshness = updatedOn(manifest, 'market_indicators');
+  const updated = freshness?.date ?? deps.clock.now().toISOString().slice(0, 10);
   const stale = isStale(updated, dvfSource.update_frequency, deps.clock.now());
   const window = await indicatorWindow(warehouse);
   const zones = MARKET_LEVELS.map((l) => q.zones[l]).filter((z): z is Zone => z !== null);
@@ -129,13 +130,14 @@ export async function frMarket(deps: MarketDeps, q: MarketQuery): Promise<{ mark
   Object.assign(missing, rent.missing, regulation.missing);
 
   const count = q.propertyType ? (around?.count ?? 0) : stats.reduce((n, s) => n + s.count, 0);
+  const undated = !freshness?.published && chosen ? [publicationDateUnknown('market', ['sales_nearby.median_price_per_m2'], dvfSource.id)] : [];
   return {
     market: {
       status: 'partial',
       sales_nearby: { count, median_price_per_m2: chosen?.build() ?? null, items: items.map((r) => saleItem(r, q.parcelId, q.locale)) },
       price_trend: trend, rent_estimate: rent.value, gross_yield: null, regulation: regulation.value, permits_nearby: null, missing,
     },
-    warnings: [...rent.warnings, ...regulation.warnings, PENDING_WARNING],
+    warnings: [...undated, ...rent.warnings, ...regulation.warnings, PENDING_WARNING],
   };
 }
 

@@ -7,6 +7,7 @@ export const frResidents = residentsResolvers({
   fields: [
     { path: 'income.median_disposable_per_unit', indicator: 'income.median_disposable_per_unit' },
     { path: 'income.poverty_rate', indicator: 'income.poverty_rate' },
+    { path: 'income.median_declared_per_unit', indicator: 'income.median_declared_per_unit' },
     { path: 'households.count', indicator: 'households.count' },
     { path: 'housing.dwellings', indicator: 'housing.dwellings' },
     { path: 'housing.houses_share', indicator: 'housing.houses_share' },

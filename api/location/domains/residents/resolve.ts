@@ -1,7 +1,7 @@
 import type { Country, Locale } from '../../../../schemas/common.ts';
 import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { Zone, ZoneLevel } from '../../../../schemas/zone.ts';
-import { finestValue, measureOf, updatedOnOf, valuesOfZones } from '../../kinds/zone-values.ts';
+import { finestValue, measureOf, UpdatedOnDates, valuesOfZones } from '../../kinds/zone-values.ts';
 import type { LocationRouteDeps, Resolved, Resolver, ZoneResolver } from '../types.ts';
 import { definitionOf } from './fields.ts';
 
@@ -49,13 +49,15 @@ async function residentsOver(deps: LocationRouteDeps, spec: ResidentsSpec, zones
   const rows = await valuesOfZones(deps.warehouse, spec.country, TABLE, zones, served.map((f) => f.indicator));
   const manifest = await deps.manifests.get(spec.country);
   const now = deps.clock.now();
+  const dates = new UpdatedOnDates(manifest, TABLE, now);
   for (const f of served) {
     const chosen = finestValue(rows, zones, f.indicator);
     if (!chosen.value) { missing[f.path] = chosen.reason; continue; }
     const zone = zones.find((z) => z.level === chosen.value.level && z.code === chosen.value.code)!;
-    const updated = updatedOnOf(chosen.value, manifest, TABLE, now);
+    const updated = dates.of(chosen.value, f.path);
     setPath(value, f.path, measureOf(chosen.value, zone, definitionOf(`residents.${f.path}`, locale, spec.country), updated, now));
   }
+  warnings.push(...dates.warnings('residents'));
   // Partial while some fields wait for their source (spec 2.5: fields null, meta.warnings names them).
   if (pending.length > 0) value.status = 'partial';
   return { value: value as Resolved['value'], warnings };

@@ -14,7 +14,7 @@ import { BRUSH_CLEARING_LAYER, brushClearingSource } from '../../../../datasets/
 import { areaAttributeValues, areasAt } from '../../kinds/areas.ts';
 import { pointsAround } from '../../kinds/points.ts';
 import { POLLUTED_SITE_TYPES, pollutedSitesAt } from './polluted-sites.ts';
-import { finestValue, updatedOnOf, zoneValueIndicators, zoneValuesByZone, type ZoneValue } from '../../kinds/zone-values.ts';
+import { finestValue, UpdatedOnDates, zoneValueIndicators, zoneValuesByZone, type ZoneValue } from '../../kinds/zone-values.ts';
 import type { Resolver } from '../types.ts';
 import { byLevelDesc, hazardEntry, hazardOf, isNotable } from './hazards.ts';
 import { servedLayers } from './mapped.ts';
@@ -126,6 +126,7 @@ export const frRisks: Resolver = async (deps, ctx) => {
     if (locality.reason === 'unavailable') warnings.push({ domain: 'risks', code: 'data_unavailable', message: 'locality: its source (fr.gaspar, job fr.risk-communes) is not ingested on this service' });
   } else {
     value.locality = locality.value;
+    warnings.push(...locality.warnings);
     if (locality.value.known_risks === null) missing['locality.known_risks'] = 'not_found';
   }
   const brush = await brushClearingAt(deps, ctx);
@@ -153,22 +154,24 @@ export const frRisks: Resolver = async (deps, ctx) => {
  * keeps its zone with known_risks null (not_found): the file says nothing of it.
  */
 async function localityAt(deps: Parameters<Resolver>[0], ctx: Parameters<Resolver>[1], zones: Zone[], rows: ZoneValue[], ingested: boolean):
-  Promise<{ value: z.infer<typeof FrLocalityRisks> } | { reason: 'unavailable' | 'not_covered' }> {
+  Promise<{ value: z.infer<typeof FrLocalityRisks>; warnings: Warning[] } | { reason: 'unavailable' | 'not_covered' }> {
   if (!ingested || (rows.length === 0 && !(await hasIndicator(deps, GASPAR_INDICATOR)))) return { reason: 'unavailable' };
   const commune = ctx.location.zones.locality;
   const zone = zones.find((z) => rows.some((r) => r.level === z.level && r.code === z.code)) ?? commune;
   if (!zone) return { reason: 'not_covered' };
   const own = rows.filter((r) => r.level === zone.level && r.code === zone.code && r.value !== null && r.breakdown !== null);
-  if (own.length === 0) return { value: { zone, known_risks: null, updated_on: null } };
+  if (own.length === 0) return { value: { zone, known_risks: null, updated_on: null }, warnings: [] };
   // Codes as text: each family (11) before its kinds (112, 113), then the next family (12); AUTRE last.
   const known = own.map((r) => r.breakdown!).filter((c) => Object.hasOwn(GASPAR_RISKS, c)).sort();
-  const manifest = await deps.manifests.get('fr');
+  const dates = new UpdatedOnDates(await deps.manifests.get('fr'), TABLE, deps.clock.now());
+  const updatedOn = own.map((r) => dates.of(r, 'locality')).sort().at(-1)!;
   return {
     value: {
       zone,
       known_risks: known.map((code) => ({ code, label: GASPAR_RISKS[code]![ctx.locale === 'en' ? 'en' : 'fr'], type: GASPAR_RISKS[code]!.type })),
-      updated_on: own.map((r) => updatedOnOf(r, manifest, TABLE, deps.clock.now())).sort().at(-1)!,
+      updated_on: updatedOn,
     },
+    warnings: dates.warnings('risks'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +8,12 @@ import { buildZoneValuesIndex, zoneValuesIndexOf, zoneValuesIndexReady } from '.
 import { prng } from '../../../../datasets/fr/tools/addresses.ts';
 import { ZoneValuesWriter, type ZoneValueInput } from '../../../../ingest/core/kinds/zone-values.ts';
 import type { ZoneValueRow } from '../../../../schemas/tables/zone-values.ts';
+import { duckRows } from '../../../helpers/duckdb.ts';
 
 // Generated zone values in three partitions of two sources (periods with and without ends, withheld
-// values, partial ranges, rows of one zone tying on indicator, breakdown and period end), read
-// through the index and through DuckDB, both checked against the generated rows themselves.
+// values, partial ranges, rows of one zone tying on indicator, breakdown and period end, one
+// partition without publication dates as written before they were required), read through the
+// index and through DuckDB, both checked against the generated rows themselves.
 const rand = prng(14);
 const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const ZONES: { level: ZoneValueInput['level']; code: string }[] = [];
@@ -30,8 +32,12 @@ const PERIODS: [string | null, string | null][] = [
   ['2019-07-01', null], [null, null], [null, '2020-12-31'],
 ];
 
-function generate(partitions: number): { source: string; rows: ZoneValueInput[] }[] {
-  const out: { source: string; rows: ZoneValueInput[] }[] = [];
+interface Part { source: string; published: string | null; rows: ZoneValueInput[] }
+/** The partitions' publication dates: the second written before they were required (null). */
+const PUBLISHED = ['2022-10-04', null, '2023-03-01'];
+
+function generate(partitions: number): Part[] {
+  const out: Part[] = [];
   for (let p = 0; p < partitions; p++) {
     const seen = new Set<string>();
     const rows: ZoneValueInput[] = [];
@@ -47,10 +53,9 @@ function generate(partitions: number): { source: string; rows: ZoneValueInput[] 
         value: suppressed ? null : pick([Math.round(rand() * 100_000) / 100, Math.floor(rand() * 3), -0.5 * rand()]),
         unit: pick(['EUR/year', '%', 'EUR/m2']), sample_size: rand() < 0.5 ? Math.floor(rand() * 5000) : null,
         reliability: pick(['high', 'medium', 'low', null] as const), range_low: low, range_high: low !== null && rand() < 0.8 ? low + 10 : rand() < 0.1 ? 7 : null,
-        published_on: pick([null, '2022-10-04', '2023-03-01']),
       });
     }
-    out.push({ source: p === 1 ? 'test.b' : 'test.a', rows });
+    out.push({ source: p === 1 ? 'test.b' : 'test.a', published: PUBLISHED[p]!, rows });
   }
   return out;
 }
@@ -58,7 +63,7 @@ function generate(partitions: number): { source: string; rows: ZoneValueInput[] 
 const PARTS = generate(3);
 // Rows of the first partition again under its source, differing only in their numbers: ties on
 // every text column, ordered by value, sample size, then range bounds (some equal, some null).
-PARTS.push({ source: 'test.a', rows: PARTS[0]!.rows.slice(0, 400).map((r, k) => ({
+PARTS.push({ source: 'test.a', published: PARTS[0]!.published, rows: PARTS[0]!.rows.slice(0, 400).map((r, k) => ({
   ...r, suppressed: false,
   value: k % 4 === 0 && r.value !== null ? r.value : Math.round(rand() * 100),
   sample_size: k % 3 === 0 ? r.sample_size ?? null : pick([null, 10, 20]),
@@ -68,7 +73,7 @@ PARTS.push({ source: 'test.a', rows: PARTS[0]!.rows.slice(0, 400).map((r, k) => 
 const ALL: ZoneValueRow[] = PARTS.flatMap((p) => p.rows.map((r) => ({
   level: r.level, code: r.code, indicator: r.indicator, breakdown: r.breakdown, period_start: r.period_start, period_end: r.period_end,
   value: r.suppressed ? null : r.value, unit: r.unit, sample_size: r.sample_size ?? null, reliability: r.reliability ?? null,
-  range_low: r.range_low ?? null, range_high: r.range_high ?? null, suppressed: r.suppressed ?? false, source: p.source, published_on: r.published_on,
+  range_low: r.range_low ?? null, range_high: r.range_high ?? null, suppressed: r.suppressed ?? false, source: p.source, published_on: p.published,
 })));
 
 /** The documented order, written here without DuckDB: nulls last except the breakdown's, false before true. */
@@ -91,15 +96,22 @@ let warehouse: Warehouse;
 beforeAll(async () => {
   const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-index-')), 'data');
   for (const [i, part] of PARTS.entries()) {
-    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', `part${i}`, part.source);
+    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', `part${i}`, part.source, part.published ?? '2000-01-01');
     for (const r of part.rows) expect(writer.add(r)).toBeNull();
-    for (const { prepared } of await writer.prepare()) await prepared.commit();
+    for (const { prepared } of await writer.prepare()) {
+      const { path } = await prepared.commit();
+      // A partition of before publication dates were required: the same file with published_on null.
+      if (part.published === null) {
+        await duckRows(`COPY (SELECT * REPLACE (NULL::DATE AS published_on) FROM '${path}') TO '${path}.legacy' (FORMAT parquet)`);
+        await rename(`${path}.legacy`, path);
+      }
+    }
   }
   // More descriptors than two bytes number (each row its own period start): the wide layout.
-  const wide = await ZoneValuesWriter.open(dataDir, 'fr', 'test_wide', 'all', 'test.wide');
+  const wide = await ZoneValuesWriter.open(dataDir, 'fr', 'test_wide', 'all', 'test.wide', '2024-01-01');
   for (let k = 0; k < 70_000; k++) {
     const start = new Date(Date.UTC(1900, 0, 1) + k * 86_400_000).toISOString().slice(0, 10);
-    expect(wide.add({ level: 'locality', code: `w${k % 700}`, indicator: `wide.i${k % 100}`, breakdown: null, period_start: start, period_end: null, value: k, unit: 'EUR', published_on: null })).toBeNull();
+    expect(wide.add({ level: 'locality', code: `w${k % 700}`, indicator: `wide.i${k % 100}`, breakdown: null, period_start: start, period_end: null, value: k, unit: 'EUR' })).toBeNull();
   }
   for (const { prepared } of await wide.prepare()) await prepared.commit();
   warehouse = await openWarehouse(dataDir, { tables: ['test_values', 'test_wide'], memoryTables: {} });

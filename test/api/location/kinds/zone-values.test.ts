@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWarehouse, type Warehouse } from '../../../../api/core/warehouse.ts';
-import { finestValue, valuesOfZone, valuesOfZones, zoneValueTerritories } from '../../../../api/location/kinds/zone-values.ts';
+import { finestValue, UpdatedOnDates, updatedOnOf, valuesOfZone, valuesOfZones, zoneValueTerritories, type ZoneValue } from '../../../../api/location/kinds/zone-values.ts';
+import type { Manifest, ManifestPartition } from '../../../../schemas/tables/manifest.ts';
 import { ZoneValuesWriter, type ZoneValueInput } from '../../../../ingest/core/kinds/zone-values.ts';
 
 // Median incomes published by IRIS, commune and department over two years, one IRIS withheld
 // (statistical secrecy), one with a low reliability: what a zone route and a report serve.
 const v = (level: ZoneValueInput['level'], code: string, year: number, value: number | null, extra: Partial<ZoneValueInput> = {}): ZoneValueInput => ({
   level, code, indicator: 'income.median_per_unit', breakdown: null, period_start: `${year}-01-01`, period_end: `${year}-12-31`,
-  value, unit: 'EUR/year', published_on: `${year + 2}-03-01`, reliability: 'high', ...extra,
+  value, unit: 'EUR/year', reliability: 'high', ...extra,
 });
 const VALUES: ZoneValueInput[] = [
   v('administrative_area_level2', '33', 2020, 21000), v('administrative_area_level2', '33', 2021, 22000),
@@ -25,7 +26,7 @@ let warehouse: Warehouse;
 
 beforeAll(async () => {
   dataDir = join(await mkdtemp(join(tmpdir(), 'lds-zone-values-')), 'data');
-  const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'sample', 'test');
+  const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'sample', 'test', '2023-03-01');
   for (const x of VALUES) expect(writer.add(x)).toBeNull();
   expect(writer.add(VALUES[0]!)).toMatch(/duplicate value/);
   expect(writer.add(v('locality', '33003', 2021, null))).toMatch(/no value/);
@@ -67,7 +68,7 @@ describe('zone values table kind', () => {
     expect(zoneValueTerritories(warehouse, 'fr', 'test_values')).toBe(first);
     // The withheld IRIS value does not count; every other value here is in the Gironde (33).
     expect((await first)!.bySource).toEqual(new Map([['test', new Set(['33'])]]));
-    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'paris', 'test.paris');
+    const writer = await ZoneValuesWriter.open(dataDir, 'fr', 'test_values', 'paris', 'test.paris', '2023-06-30');
     expect(writer.add(v('locality', '75056', 2021, 25000))).toBeNull();
     expect(writer.add(v('locality', '2A004', 2021, null, { suppressed: true }))).toBeNull();
     for (const { prepared } of await writer.prepare()) await prepared.commit();
@@ -75,5 +76,47 @@ describe('zone values table kind', () => {
     expect(await zoneValueTerritories(warehouse, 'fr', 'test_values')).toBe(await first);
     await warehouse.refresh();
     expect((await zoneValueTerritories(warehouse, 'fr', 'test_values'))!.bySource).toEqual(new Map([['test', new Set(['33'])], ['test.paris', new Set(['75'])]]));
+  });
+});
+
+describe('updated_on of a zone value', () => {
+  const part = (partition: string, source: string, published: string | null, imported: string): ManifestPartition => ({
+    table: 'zone_values', partition, file: `tables/zone_values/country=fr/${partition}.parquet`, job: 'fr.test',
+    sources: [{ id: source, input: `${partition}.csv`, input_sha256: 'x', published_at: published, downloaded_from: null }],
+    rows: 1, rejects: 0, rejects_file: null, imported_at: imported, schema_version: 1, sha256: 'y',
+  });
+  const manifest = (...partitions: ManifestPartition[]): Manifest => ({ country: 'fr', schema_version: 1, updated_at: '2026-11-27T10:00:00.000Z', partitions });
+  const row = (source: string, published: string | null): ZoneValue => ({
+    level: 'locality', code: '33001', indicator: 'income.median_per_unit', breakdown: null, period_start: '2021-01-01', period_end: '2021-12-31',
+    value: 19500, unit: 'EUR/year', sample_size: null, reliability: 'high', range_low: null, range_high: null, suppressed: false, source, published_on: published,
+  });
+  const now = new Date('2026-11-27T12:00:00Z');
+  // A partition of before publication dates were required (none in its rows nor its manifest entry), and one written since.
+  const both = manifest(part('test.2020', 'test', null, '2026-11-20T09:00:00.000Z'), part('test.2021', 'test', '2023-03-01', '2026-11-26T09:00:00.000Z'));
+
+  it("is the producer's publication date the row carries, whatever the manifest says", () => {
+    expect(updatedOnOf(row('test', '2023-03-01'), both, 'zone_values', now)).toEqual({ date: '2023-03-01', published: true });
+  });
+
+  it('is, for a row of a partition written before publication dates were required, the import date of the undated partitions, marked', () => {
+    // Never the other partition's publication date: the row is not of that edition.
+    expect(updatedOnOf(row('test', null), both, 'zone_values', now)).toEqual({ date: '2026-11-20', published: false });
+    // Every partition of the source dated in the manifest: the latest of those dates.
+    expect(updatedOnOf(row('test', null), manifest(part('test.2021', 'test', '2023-03-01', '2026-11-26T09:00:00.000Z')), 'zone_values', now)).toEqual({ date: '2023-03-01', published: true });
+    // A manifest read before the import: today, marked.
+    expect(updatedOnOf(row('other', null), both, 'zone_values', now)).toEqual({ date: '2026-11-27', published: false });
+  });
+
+  it('gives one warning per source whose values are served with their import date, naming the fields', () => {
+    const dates = new UpdatedOnDates(both, 'zone_values', now);
+    expect(dates.of(row('test', '2023-03-01'), 'income.a')).toBe('2023-03-01');
+    expect(dates.warnings('residents')).toEqual([]);
+    expect(dates.of(row('test', null), 'income.b')).toBe('2026-11-20');
+    expect(dates.of(row('test', null), 'income.c')).toBe('2026-11-20');
+    expect(dates.of(row('test', null), 'income.c')).toBe('2026-11-20');
+    expect(dates.warnings('residents')).toEqual([{
+      domain: 'residents', code: 'publication_date_unknown',
+      message: "income.b, income.c: updated_on is the import date, not test's publication date, which was not recorded when it was ingested (ingest it again with --published-on)",
+    }]);
   });
 });

@@ -43,6 +43,28 @@ describe('zone routes with the zone values of market and residents', () => {
     expect(residents.income.poverty_rate).toBeNull();
     expect(residents.missing['income.poverty_rate']).toBe('suppressed');
     expect(residents.income.median_disposable_per_unit?.zone).toMatchObject({ level: 'sublocality_level2', code: '751031202' });
+    // Its declared income withheld too: null, never the disposable median nor a wider zone's.
+    expect(residents.income.median_declared_per_unit).toBeNull();
+    expect(residents.missing['income.median_declared_per_unit']).toBe('suppressed');
+  });
+
+  it("serves an IRIS its median declared income, as DuckDB reads Filosofi's declared-income file, and a commune none (published by IRIS only)", async () => {
+    const file = join(REPO_ROOT, 'datasets/fr/filosofi/BASE_TD_FILO_DEC_IRIS_2018.csv');
+    const source = await query<{ code: string; med: string; q1: string; q3: string; note: string }>(
+      `SELECT IRIS AS code, DEC_MED18 AS med, DEC_Q118 AS q1, DEC_Q318 AS q3, DEC_NOTE18 AS note FROM read_csv('${file}', delim = ';', header = true, all_varchar = true) WHERE DEC_MED18 IS NOT NULL`);
+    expect(source.length).toBe(14);
+    for (const s of source) {
+      const body = ZoneResponse.parse((await get(`/api/v1/fr/zones/sublocality_level2/${s.code}?include=residents&locale=en`)).json());
+      const res = FrResidents.parse(body.data.residents);
+      expect(res.income.median_declared_per_unit).toMatchObject({
+        value: Number(s.med), unit: 'EUR/year', zone: { level: 'sublocality_level2', code: s.code }, range: { low: Number(s.q1), high: Number(s.q3) }, sample_size: null,
+        period: { start: '2018-01-01', end: '2018-12-31' }, reliability: s.note === '0' ? 'high' : 'medium', updated_on: '2026-11-27',
+      });
+      expect(res.income.median_declared_per_unit!.definition).toMatch(/^Median annual declared income per consumption unit/);
+    }
+    const commune = FrResidents.parse(ZoneResponse.parse((await get('/api/v1/fr/zones/locality/33001?include=residents')).json()).data.residents);
+    expect(commune.income.median_declared_per_unit).toBeNull();
+    expect(commune.missing['income.median_declared_per_unit']).toBe('not_found');
   });
 
   it("serves a commune and an arrondissement their own figures of Filosofi's commune files, as DuckDB reads them", async () => {

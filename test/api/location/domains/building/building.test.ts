@@ -167,7 +167,8 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
       expect(b.median_price_per_m2_24m).toEqual({
         value: Math.round(w.median), unit: 'EUR/m2', period: { start: w.start, end: w.end }, zone: null, sample_size: w.n,
         reliability: w.n >= 30 ? 'high' : w.n >= 10 ? 'medium' : 'low', range: { low: Math.round(w.q1), high: Math.round(w.q3) },
-        definition: expect.stringMatching(/^Médiane du prix au m² des ventes du bâtiment/), updated_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), stale: expect.any(Boolean),
+        // updated_on: the DVF sample's publication date as ingested (its first commit date), not the import date.
+        definition: expect.stringMatching(/^Médiane du prix au m² des ventes du bâtiment/), updated_on: '2026-11-22', stale: expect.any(Boolean),
       });
       expect(b.missing.median_price_per_m2_24m).toBeUndefined();
       // The sales of a building lie in one IRIS, the one containing its footprint.
@@ -244,7 +245,8 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
     const served = await buildingMarket({ warehouse: t.warehouse, manifests, clock: t.clock }, [sale], noZones, 'fr');
     expect(served.value.median_price_per_m2_24m).toMatchObject({ value: 10_000, sample_size: 1, reliability: 'low', range: { low: 10_000, high: 10_000 }, zone: null });
     expect(served.missing).toEqual({ vs_sublocality_level2: 'unavailable' });
-    expect(served.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^vs_sublocality_level2: IRIS boundaries/)]);
+    // The manifest here knows no sales partition: no publication date to serve, and the warning says so.
+    expect(served.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^median_price_per_m2_24m: updated_on is the import date, not fr\.dvf's publication date/), expect.stringMatching(/^vs_sublocality_level2: IRIS boundaries/)]);
     const risks = await buildingRisks({ warehouse: none }, 'bld_x', noZones, 'fr');
     expect(risks).toEqual({ value: [], missing: { risks: 'unavailable' }, warnings: [{ domain: 'building', code: 'data_unavailable', message: expect.stringMatching(/^risks: /) }] });
   });

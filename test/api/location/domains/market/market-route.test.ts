@@ -71,9 +71,12 @@ describe('data.market in /api/v1/fr/report', () => {
   it('serves the finest reliable zone: the arrondissement when the IRIS has too few sales', async () => {
     const res = await get('/api/v1/fr/report?lat=48.8631&lng=2.3601&include=market&radius=100');
     expect(res.statusCode, res.body).toBe(200);
-    const market = FrMarket.parse(ReportResponse.parse(res.json()).data.market);
+    const body = ReportResponse.parse(res.json());
+    const market = FrMarket.parse(body.data.market);
     const m = market.sales_nearby!.median_price_per_m2!;
     expect(m.zone).toEqual({ level: 'sublocality_level1', code: '75103', name: 'Paris 3e Arrondissement' });
+    // The DVF file here was ingested without a publication date (as before fr.dvf required one): its import date, said in meta.warnings.
+    expect(body.meta.warnings).toContainEqual({ domain: 'market', code: 'publication_date_unknown', message: expect.stringMatching(/^sales_nearby\.median_price_per_m2: updated_on is the import date, not fr\.dvf's publication date/) });
     expect(m.sample_size).toBe(15);
     expect(m.reliability).toBe('medium');
     // Independently: the median of the 15 prices per m² of Paris 3e.

@@ -25,7 +25,11 @@ describe('market on the samples', () => {
   it('serves a yearly price trend with 1y, 5y and since_start changes of the zone it names', async () => {
     const res = await get('/api/v1/fr/report?lat=45.0136&lng=-0.1291&include=market&property_type=house');
     expect(res.statusCode, res.body).toBe(200);
-    const market = FrMarket.parse(ReportResponse.parse(res.json()).data.market);
+    const body = ReportResponse.parse(res.json());
+    const market = FrMarket.parse(body.data.market);
+    // updated_on: the publication date fr.dvf was given for the sample (its first commit date), never the import date; no warning then.
+    expect(market.sales_nearby!.median_price_per_m2!.updated_on).toBe('2026-11-22');
+    expect(body.meta.warnings.filter((w) => w.code === 'publication_date_unknown')).toEqual([]);
     const trend = market.price_trend!;
     expect(trend.unit).toBe('EUR/m2');
     expect(trend.points.map((p) => p.period.start)).toEqual(['2020-01-01', '2021-01-01', '2022-01-01', '2023-01-01', '2024-01-01', '2025-01-01']);
