@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,6 @@ describe('warehouse', () => {
       expect(await enabled()).toBe(true);
       await w.query('SELECT * FROM fr_addresses');
       expect(await cached()).toBeGreaterThan(0);
-    } finally { w.close(); }
+    } finally { w.close(); await rm(root, { recursive: true, force: true }); }
   });
 });
