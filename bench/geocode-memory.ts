@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchApp } from './app.ts';
 import { addressIndexReady } from '../api/location/search/address-index.ts';
@@ -6,12 +6,24 @@ import type { Country } from '../schemas/common.ts';
 
 const mb = (b: number) => Math.round(b / 2 ** 20);
 
+/** The process's peak RSS since its start or the last reset (VmHWM, Linux), in MB. */
+function peakRssMb(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+/** Resets the peak to the current RSS (Linux: "5" to /proc/self/clear_refs). */
+function resetPeakRss(): void {
+  try { writeFileSync('/proc/self/clear_refs', '5'); } catch { /* not Linux: the peak then counts from the start */ }
+}
+
 /**
  * Memory of an API process holding the three countries' address indexes (issue 18's 2 GB target):
  * a fresh process over tables already ingested (`bench -- geocode --keep DIR` leaves them in
  * DIR/data), RSS and DuckDB's own count before the indexes and with them, after a collection
- * (run node with --expose-gc for it). `fresh`: the saved segments are dropped first, so the
- * indexes are built from DuckDB (a first start); else they are loaded (a restart).
+ * (run node with --expose-gc for it), and the peak RSS while the three are made, started together
+ * as the server starts them (VmHWM, reset after the snapshot before them). `fresh`: the saved
+ * segments are dropped first, so the indexes are built from DuckDB (a first start); else they are
+ * loaded (a restart).
  */
 export async function benchGeocodeMemory(dataDir: string, fresh: boolean) {
   if (fresh) rmSync(join(dataDir, '.index'), { recursive: true, force: true });
@@ -24,16 +36,21 @@ export async function benchGeocodeMemory(dataDir: string, fresh: boolean) {
   };
   const { app, warehouse, sql } = await benchApp(dataDir);
   const before = await snap(warehouse);
-  const indexes: Record<string, { addresses: number; bytes_per_address: number; mb: number; seconds: number }> = {};
+  const peakAtStart = peakRssMb();
+  resetPeakRss();
+  const indexes: Record<string, { addresses: number; bytes_per_address: number; mb: number; ready_after_s: number; peak_rss_mb_so_far: number }> = {};
   let addresses = 0, bytes = 0;
-  for (const c of ['fr', 'ca', 'be'] as Country[]) {
-    const t = performance.now();
-    const index = await addressIndexReady(warehouse, c);
+  // Started together, as the server starts them (api/main.ts, locationReady).
+  const t = performance.now();
+  const made = await Promise.all((['fr', 'ca', 'be'] as Country[]).map((c) => addressIndexReady(warehouse, c).then((index) => ({ c, index, seconds: (performance.now() - t) / 1000, peak: peakRssMb() }))));
+  for (const { c, index, seconds, peak } of made) {
     if (!index) throw new Error(`${c}: no address index (no table, or over budget)`);
     addresses += index.size; bytes += index.bytes;
-    indexes[c] = { addresses: index.size, bytes_per_address: +(index.bytes / index.size).toFixed(1), mb: mb(index.bytes), seconds: +((performance.now() - t) / 1000).toFixed(1) };
+    indexes[c] = { addresses: index.size, bytes_per_address: +(index.bytes / index.size).toFixed(1), mb: mb(index.bytes), ready_after_s: +seconds.toFixed(1), peak_rss_mb_so_far: peak };
   }
+  const peakWhileMade = peakRssMb();
   const after = await snap(warehouse);
   await app.close(); warehouse.close(); await sql.close();
-  return { built_from: fresh ? 'duckdb' : 'saved segments (restart)', addresses, bytes_per_address: +(bytes / addresses).toFixed(1), index_mb: mb(bytes), indexes, before_indexes: before, with_indexes: after };
+  return { built_from: fresh ? 'duckdb' : 'saved segments (restart)', addresses, bytes_per_address: +(bytes / addresses).toFixed(1), index_mb: mb(bytes), indexes, before_indexes: before, with_indexes: after,
+    peak_rss_mb: { opening: peakAtStart, while_indexes_made: peakWhileMade } };
 }

@@ -141,7 +141,8 @@ async function benchMemory(sizes: number[]) {
 // buildings: [--parcels N] (default 200,000) [--per-building N] (parcels per building, default 5) [--queries N] [--sales-per-building N] (default 0) [--no-cadastre]
 // geocode: [--addresses N] (France-like; Quebec and Belgium beside it at 4/26 and 6/26) [--queries N] [--concurrency N]
 //   [--keep DIR] (tables ingested there once and reused) [--no-baseline] (skip the DuckDB baseline)
-// geocode-memory: --data DIR/data (tables kept by geocode --keep) [--fresh] (indexes built from DuckDB, else loaded);
+// geocode-memory: --data DIR/data (tables kept by geocode --keep) [--fresh] (indexes built from DuckDB, else loaded; the
+//   three countries at once, as the server starts them; peak RSS while they are made);
 //   run as `node --expose-gc --import tsx bench/run.ts geocode-memory ...` for RSS after a collection
 // dvf: [--lines N] (ingest file; 0 skips) [--sales N] (national table; 0 skips) [--queries N] [--radius M] [--postgis URL | --no-postgis]
 const args = process.argv.slice(2);

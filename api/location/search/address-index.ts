@@ -109,18 +109,6 @@ function numberAt(s: Segment, row: number): number {
   return s.bigNumbers[a]!;
 }
 
-/** Sorted cells as low words and runs of high words (Segment.cellLo). */
-function splitCells(cells: BigUint64Array): { cellLo: Uint32Array; cellHi: Uint32Array; cellRun: Uint32Array } {
-  const cellLo = new Uint32Array(cells.length), hi: number[] = [], run: number[] = [];
-  for (let i = 0; i < cells.length; i++) {
-    const c = cells[i]!, h = Number(c >> 32n);
-    cellLo[i] = Number(c & 0xffffffffn);
-    if (hi.length === 0 || hi[hi.length - 1] !== h) { hi.push(h); run.push(i); }
-  }
-  run.push(cells.length);
-  return { cellLo, cellHi: Uint32Array.from(hi), cellRun: Uint32Array.from(run) };
-}
-
 /** The run holding row i. */
 function runOf(cellRun: Uint32Array, i: number): number {
   let a = 0, b = cellRun.length - 1;
@@ -152,111 +140,181 @@ function derivedLabel(number: number | null, rep: string | null, street: string,
 
 const COLUMNS = `cell, latitude, longitude, number, rep, street, street_key, postcode, locality_code, locality_name, locality_key, source, id, label, array_to_string(parcels, chr(31)) AS parcels`;
 
+/** One address as read from the table (COLUMNS). */
+interface Row {
+  cell: bigint; latitude: number; longitude: number; number: number | null; rep: string | null; street: string; street_key: string;
+  postcode: string | null; locality_code: string | null; locality_name: string; locality_key: string; source: string; id: string; label: string; parcels: string | null;
+}
+
+/** Thrown by the reading in file order when a cell is below the one before: the file is read again sorted by DuckDB. */
+class OutOfOrder extends Error {}
+
+/** Rows of one cell in DuckDB's `ORDER BY id` (byte order; ids are never null). */
+const byId = (a: Row, b: Row) => cmp(a.id, b.id);
+
+/**
+ * A file's segment. The jobs write the addresses sorted by cell (ingest/core/table-writer.ts), so
+ * the file is read in its own order and the rare rows sharing a cell are put in id order here:
+ * DuckDB's `ORDER BY cell, id` over a whole file held hundreds of MB (550 MB for 1.5 M rows), which
+ * its allocator kept after the query, in the serving process. A file out of cell order (not
+ * written by the jobs) is read again with the ORDER BY.
+ */
 async function buildSegment(warehouse: Warehouse, file: string): Promise<Segment | null> {
   const [{ n } = { n: 0 }] = await warehouse.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM read_parquet(${quotedString(file)}) WHERE cell IS NOT NULL`);
   if (n === 0) return null;
-  const cells = new BigUint64Array(n);
+  const from = `SELECT ${COLUMNS} FROM read_parquet(${quotedString(file)}) WHERE cell IS NOT NULL`;
+  try {
+    return await readSegment(warehouse, from, n, false);
+  } catch (e) {
+    if (!(e instanceof OutOfOrder)) throw e;
+    return await readSegment(warehouse, `${from} ORDER BY cell, id`, n, true);
+  }
+}
+
+/**
+ * Reads `n` rows in cell order (`sorted`: DuckDB sorted them; else a cell below the one before
+ * throws OutOfOrder) into a segment. Per row, besides the segment's own arrays: the street and
+ * place ids as 32-bit words before they are narrowed, and the posting lists' counting (4 bytes).
+ */
+async function readSegment(warehouse: Warehouse, sql: string, n: number, sorted: boolean): Promise<Segment> {
+  const cellLo = new Uint32Array(n), cellHi: number[] = [], cellRun: number[] = [];
   let lat: Int32Array | Float64Array = new Int32Array(n), lng: Int32Array | Float64Array = new Int32Array(n);
-  const latD = new Float64Array(n), lngD = new Float64Array(n);
   let fixed = true;
   const numbers = new Uint16Array(n), reps = new Uint8Array(n), flags = new Uint8Array(n);
   const bigRows: number[] = [], bigNumbers: number[] = [];
   const streetOf = new Uint32Array(n), placeOf = new Uint32Array(n);
   const streetIds = new Map<string, number>(), placeIds = new Map<string, number>(), repIds = new Map<string | null, number>([[null, 0]]);
   const streetNames: string[] = [], streetKeys: string[] = [], places: Place[] = [], repNames: (string | null)[] = [null];
-  const blocks: Buffer[] = [];
   const blockStart = new Uint32Array(Math.ceil(n / BLOCK) + 1);
-  let cold: string[] = [], coldBytes = 0, row = 0;
+  // Compressed blocks copied into one growing buffer: each deflateRawSync result is a view of a
+  // 16 KB allocation, which kept 16 KB per 64 rows alive until the end when the results were kept.
+  let blocks = Buffer.allocUnsafeSlow(1 << 16), coldBytes = 0, nBlocks = 0;
+  let cold: string[] = [], row = 0, minCell = 0n, maxCell = 0n;
   const flush = () => {
     const b = deflateRawSync(Buffer.from(cold.join('\0'), 'utf8'));
-    blocks.push(b); coldBytes += b.length; blockStart[blocks.length] = coldBytes; cold = [];
+    if (coldBytes + b.length > blocks.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * blocks.length, coldBytes + b.length));
+      blocks.copy(grown, 0, 0, coldBytes);
+      blocks = grown;
+    }
+    b.copy(blocks, coldBytes);
+    coldBytes += b.length; blockStart[++nBlocks] = coldBytes; cold = [];
   };
-  await warehouse.scan(`SELECT ${COLUMNS} FROM read_parquet(${quotedString(file)}) WHERE cell IS NOT NULL ORDER BY cell, id`, (c: DuckDBValue[][]) => {
-    const len = c[0]!.length;
-    if (row + len > n) throw new Error('addresses file changed while the address index was read');
-    for (let i = 0; i < len; i++, row++) {
-      cells[row] = c[0]![i] as bigint;
-      const la = c[1]![i] as number, lo = c[2]![i] as number;
-      latD[row] = la; lngD[row] = lo;
-      if (fixed) {
-        const a = Math.round(la * FIXED), b = Math.round(lo * FIXED);
-        if (a / FIXED === la && b / FIXED === lo) { (lat as Int32Array)[row] = a; (lng as Int32Array)[row] = b; } else fixed = false;
+  const add = (r: Row) => {
+    const h = Number(r.cell >> 32n);
+    cellLo[row] = Number(r.cell & 0xffffffffn);
+    if (cellHi.length === 0 || cellHi[cellHi.length - 1] !== h) { cellHi.push(h); cellRun.push(row); }
+    if (row === 0) minCell = r.cell;
+    maxCell = r.cell;
+    const la = r.latitude, lo = r.longitude;
+    if (fixed) {
+      const a = Math.round(la * FIXED), b = Math.round(lo * FIXED);
+      if (a / FIXED === la && b / FIXED === lo) { lat[row] = a; lng[row] = b; }
+      else {
+        // The rows before were exact at 1e-7 degree: the doubles are theirs again.
+        fixed = false;
+        lat = Float64Array.from(lat, (x) => x / FIXED); lng = Float64Array.from(lng, (x) => x / FIXED);
       }
-      const number = c[3]![i] as number | null, rep = c[4]![i] as string | null;
-      const street = c[5]![i] as string, skey = c[6]![i] as string;
-      const postcode = c[7]![i] as string | null, code = c[8]![i] as string | null, lname = c[9]![i] as string, lkey = c[10]![i] as string, source = c[11]![i] as string;
-      const id = c[12]![i] as string, label = c[13]![i] as string, parcels = c[14]![i] as string | null;
-      let f = 0;
-      if (number === null) f |= NULL_NUMBER;
-      else if (number >= 0 && number < BIG_NUMBER) numbers[row] = number;
-      else { numbers[row] = BIG_NUMBER; bigRows.push(row); bigNumbers.push(number); }
-      let r = repIds.get(rep);
-      if (r === undefined) { r = repNames.length; if (r > 255) throw new Error('more than 255 distinct suffixes'); repIds.set(rep, r); repNames.push(rep); }
-      reps[row] = r;
-      const sk = `${street}\0${skey}`;
-      let s = streetIds.get(sk);
-      if (s === undefined) { s = streetNames.length; streetIds.set(sk, s); streetNames.push(street); streetKeys.push(skey); }
-      streetOf[row] = s;
-      const pk = `${postcode ?? '\u0001'}\0${code ?? '\u0001'}\0${lname}\0${lkey}\0${source}`;
-      let p = placeIds.get(pk);
-      if (p === undefined) { p = places.length; placeIds.set(pk, p); places.push({ postcode, locality_code: code, locality_name: lname, locality_key: lkey, source, variants: lkey.split('|') }); }
-      placeOf[row] = p;
-      // The list's items, joined (null stays null: array_to_string of NULL): [] is ''.
-      if (parcels === null) f |= NULL_PARCELS;
-      const derived = label === derivedLabel(number, rep, street, postcode, lname);
-      if (derived) f |= DERIVED_LABEL;
-      flags[row] = f;
-      cold.push(id, derived ? '' : label, parcels ?? '');
-      if ((row + 1) % BLOCK === 0) flush();
+    }
+    if (!fixed) { lat[row] = la; lng[row] = lo; }
+    const { number, rep, street, street_key: skey, postcode, locality_code: code, locality_name: lname, locality_key: lkey, source, id, label, parcels } = r;
+    let f = 0;
+    if (number === null) f |= NULL_NUMBER;
+    else if (number >= 0 && number < BIG_NUMBER) numbers[row] = number;
+    else { numbers[row] = BIG_NUMBER; bigRows.push(row); bigNumbers.push(number); }
+    let rr = repIds.get(rep);
+    if (rr === undefined) { rr = repNames.length; if (rr > 255) throw new Error('more than 255 distinct suffixes'); repIds.set(rep, rr); repNames.push(rep); }
+    reps[row] = rr;
+    const sk = `${street}\0${skey}`;
+    let s = streetIds.get(sk);
+    if (s === undefined) { s = streetNames.length; streetIds.set(sk, s); streetNames.push(street); streetKeys.push(skey); }
+    streetOf[row] = s;
+    const pk = `${postcode ?? '\u0001'}\0${code ?? '\u0001'}\0${lname}\0${lkey}\0${source}`;
+    let p = placeIds.get(pk);
+    if (p === undefined) { p = places.length; placeIds.set(pk, p); places.push({ postcode, locality_code: code, locality_name: lname, locality_key: lkey, source, variants: lkey.split('|') }); }
+    placeOf[row] = p;
+    // The list's items, joined (null stays null: array_to_string of NULL): [] is ''.
+    if (parcels === null) f |= NULL_PARCELS;
+    const derived = label === derivedLabel(number, rep, street, postcode, lname);
+    if (derived) f |= DERIVED_LABEL;
+    flags[row] = f;
+    cold.push(id, derived ? '' : label, parcels ?? '');
+    row++;
+    if (row % BLOCK === 0) flush();
+  };
+  // The rows of the current cell, added once a greater cell (or the end) is read, in id order.
+  let same: Row[] = [];
+  const addSame = () => {
+    if (same.length > 1) same.sort(byId);
+    for (const r of same) add(r);
+    same = [];
+  };
+  let read = 0;
+  await warehouse.scan(sql, (c: DuckDBValue[][]) => {
+    const len = c[0]!.length;
+    if (read + len > n) throw new Error('addresses file changed while the address index was read');
+    for (let i = 0; i < len; i++, read++) {
+      const r: Row = {
+        cell: c[0]![i] as bigint, latitude: c[1]![i] as number, longitude: c[2]![i] as number, number: c[3]![i] as number | null, rep: c[4]![i] as string | null,
+        street: c[5]![i] as string, street_key: c[6]![i] as string, postcode: c[7]![i] as string | null, locality_code: c[8]![i] as string | null,
+        locality_name: c[9]![i] as string, locality_key: c[10]![i] as string, source: c[11]![i] as string, id: c[12]![i] as string, label: c[13]![i] as string, parcels: c[14]![i] as string | null,
+      };
+      if (same.length > 0 && r.cell !== same[0]!.cell) {
+        if (r.cell < same[0]!.cell) { if (sorted) throw new Error('addresses not sorted by cell'); throw new OutOfOrder(); }
+        addSame();
+      }
+      same.push(r);
     }
   });
+  addSame();
   if (row !== n) throw new Error('addresses file changed while the address index was read');
   if (cold.length > 0) flush();
-  if (!fixed) { lat = latD; lng = lngD; }
+  cellRun.push(n);
   const street = idsFor(streetNames.length, n), place = idsFor(places.length, n);
   street.set(streetOf); place.set(placeOf);
+  return {
+    n, minCell, maxCell, cellLo, cellHi: Uint32Array.from(cellHi), cellRun: Uint32Array.from(cellRun), lat, lng, fixed,
+    numbers, bigRows: Uint32Array.from(bigRows), bigNumbers: Int32Array.from(bigNumbers), reps, flags, street, place,
+    streetNames, streetKeys, places, repNames, ...postingLists(streetKeys, streetOf, placeOf, places.length),
+    blocks: Buffer.from(blocks.subarray(0, coldBytes)), blockStart,
+  };
+}
 
-  // Posting lists: rows of each street key variant, grouped by place, in cell order within a group.
+/**
+ * Posting lists: the rows of each street key variant, grouped by place (groups of a key ordered
+ * by place), rows ascending within a group. Two counting passes (rows by place, then each row's
+ * keys by key) instead of sorting (key, place, row) triples: 8 bytes per row besides the result.
+ */
+function postingLists(streetKeys: string[], streetOf: Uint32Array, placeOf: Uint32Array, nPlaces: number) {
+  const n = streetOf.length;
   const variantsOf = streetKeys.map((k) => k.split('|'));
   const keySet = new Set<string>();
   for (const v of variantsOf) for (const k of v) keySet.add(k);
   const keys = [...keySet].sort();
   const keyIndex = new Map(keys.map((k, i) => [k, i]));
-  const streetKeyIds = variantsOf.map((v) => v.map((k) => keyIndex.get(k)!));
-  let total = 0;
-  for (let i = 0; i < n; i++) total += streetKeyIds[streetOf[i]!]!.length;
-  // Sort (key, place, row) by counting: key-major, then place, then row (already ascending).
-  const pairKey = new Float64Array(total), pairRow = new Uint32Array(total);
-  let t = 0;
-  for (let i = 0; i < n; i++) for (const k of streetKeyIds[streetOf[i]!]!) { pairKey[t] = k * places.length + placeOf[i]!; pairRow[t++] = i; }
-  const order = new Uint32Array(total);
-  for (let i = 0; i < total; i++) order[i] = i;
-  order.sort((a, b) => pairKey[a]! - pairKey[b]! || pairRow[a]! - pairRow[b]!);
-  const postings = new Uint32Array(total);
-  const gp: number[] = [], ge: number[] = [], perKey = new Uint32Array(keys.length + 1);
-  let prev = -1;
-  for (let i = 0; i < total; i++) {
-    const o = order[i]!, pk = pairKey[o]!;
-    postings[i] = pairRow[o]!;
-    if (pk !== prev) {
-      if (gp.length > 0) ge.push(i);
-      const k = Math.floor(pk / places.length);
-      perKey[k + 1]!++;
-      gp.push(pk - k * places.length);
-      prev = pk;
+  const streetKeyIds = variantsOf.map((v) => Uint32Array.from(v, (k) => keyIndex.get(k)!));
+  // Rows by place, ascending within a place.
+  const byPlace = new Uint32Array(n), at = new Uint32Array(nPlaces + 1);
+  for (let i = 0; i < n; i++) at[placeOf[i]! + 1]!++;
+  for (let p = 1; p <= nPlaces; p++) at[p]! += at[p - 1]!;
+  for (let i = 0; i < n; i++) byPlace[at[placeOf[i]!]!++] = i;
+  // Then by key, keeping that order: (key, place, row).
+  const keyAt = new Uint32Array(keys.length + 1);
+  for (let i = 0; i < n; i++) for (const k of streetKeyIds[streetOf[i]!]!) keyAt[k + 1]!++;
+  for (let k = 1; k <= keys.length; k++) keyAt[k]! += keyAt[k - 1]!;
+  const postings = new Uint32Array(keyAt[keys.length]!), fill = keyAt.slice(0, keys.length);
+  for (const i of byPlace) for (const k of streetKeyIds[streetOf[i]!]!) postings[fill[k]!++] = i;
+  // Groups: runs of one place within a key; groupStart[k] = groups of the keys before k.
+  const groupStart = new Uint32Array(keys.length + 1), gp: number[] = [], ge: number[] = [];
+  for (let k = 0; k < keys.length; k++) {
+    for (let j = keyAt[k]!; j < keyAt[k + 1]!; j++) {
+      const p = placeOf[postings[j]!]!;
+      if (j === keyAt[k] || p !== gp[gp.length - 1]) { if (gp.length > 0) ge.push(j); gp.push(p); }
     }
+    groupStart[k + 1] = gp.length;
   }
-  if (gp.length > 0) ge.push(total);
-  // groupStart[k] = groups of the keys before k.
-  const groupStart = perKey;
-  for (let k = 1; k <= keys.length; k++) groupStart[k]! += groupStart[k - 1]!;
-
-  return {
-    n, minCell: cells[0]!, maxCell: cells[n - 1]!, ...splitCells(cells), lat, lng, fixed,
-    numbers, bigRows: Uint32Array.from(bigRows), bigNumbers: Int32Array.from(bigNumbers), reps, flags, street, place,
-    streetNames, streetKeys, places, repNames, keys, groupStart, groupPlace: Uint32Array.from(gp), groupEnd: Uint32Array.from(ge), postings,
-    blocks: Buffer.concat(blocks), blockStart,
-  };
+  if (gp.length > 0) ge.push(postings.length);
+  return { keys, groupStart, groupPlace: Uint32Array.from(gp), groupEnd: Uint32Array.from(ge), postings };
 }
 
 function segmentBytes(s: Segment): number {
@@ -645,13 +703,26 @@ async function segmentOf(warehouse: Warehouse, file: string, persist: boolean, s
   if (dir) {
     try { const t = performance.now(); const s = loadSegment(dir); stats.loaded++; stats.loadMs += performance.now() - t; return s; } catch { /* not saved yet, or unreadable: built below */ }
   }
-  const t = performance.now();
-  const s = await buildSegment(warehouse, file);
-  stats.built++; stats.buildMs += performance.now() - t;
-  if (s && dir) {
-    try { const t2 = performance.now(); saveSegment(s, dir); stats.saveMs += performance.now() - t2; } catch { /* read-only data folder: rebuilt at each start */ }
-  }
-  return s;
+  return oneAtATime(async () => {
+    const t = performance.now();
+    const s = await buildSegment(warehouse, file);
+    stats.built++; stats.buildMs += performance.now() - t;
+    if (s && dir) {
+      try { const t2 = performance.now(); saveSegment(s, dir); stats.saveMs += performance.now() - t2; } catch { /* read-only data folder: rebuilt at each start */ }
+    }
+    return s;
+  });
+}
+
+/**
+ * Segments are built one at a time in the process, whatever the countries being built (the
+ * server starts the three at once): the temporaries of one file at most, beside the indexes.
+ */
+let building: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(f: () => Promise<T>): Promise<T> {
+  const next = building.then(f, f);
+  building = next.catch(() => {});
+  return next;
 }
 
 export interface BuildStats { built: number; loaded: number; buildMs: number; loadMs: number; saveMs: number }

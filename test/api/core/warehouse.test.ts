@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,5 +61,31 @@ describe('warehouse', () => {
       // Any other table: a no-op.
       await w.ensure!('fr', 'addresses');
     } finally { w.close(); }
+  });
+
+  it("reads a whole table by scan without keeping its bytes in DuckDB's file cache, which queries use again after", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-wh-scan-'));
+    const dataDir = join(root, 'data');
+    const file = join(root, 'adresses-75.csv');
+    await writeFile(file, `${BAN_HEADER}\n${BAN_ROWS.map(banLine).join('\n')}\n`);
+    await ingestBanFile(silentContext(dataDir), { path: file });
+    const w = await openWarehouse(dataDir, WAREHOUSE_LAYOUT);
+    const cached = async () => Number((await w.query<{ b: number }>("SELECT coalesce(sum(memory_usage_bytes), 0)::DOUBLE AS b FROM duckdb_memory() WHERE tag = 'EXTERNAL_FILE_CACHE'"))[0]!.b);
+    const enabled = async () => (await w.query<{ on: boolean }>("SELECT current_setting('enable_external_file_cache') AS on"))[0]!.on;
+    try {
+      await w.query('SELECT * FROM fr_addresses');
+      expect(await cached()).toBeGreaterThan(0);
+      // Two scans at once: the cache stays off until the last ends.
+      let rows = 0;
+      await Promise.all([0, 1].map(() => w.scan('SELECT * FROM fr_addresses', (c) => { rows += c[0]!.length; })));
+      expect(rows).toBe(2 * BAN_ROWS.length);
+      expect(await cached()).toBe(0);
+      expect(await enabled()).toBe(true);
+      // A scan that fails switches it back on too.
+      await expect(w.scan('SELECT * FROM fr_addresses', () => { throw new Error('stop'); })).rejects.toThrow('stop');
+      expect(await enabled()).toBe(true);
+      await w.query('SELECT * FROM fr_addresses');
+      expect(await cached()).toBeGreaterThan(0);
+    } finally { w.close(); await rm(root, { recursive: true, force: true }); }
   });
 });
