@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lockFileFor, openState, statePath } from '../../../../api/core/state/sql.ts';
+import { lockFileFor, openPglite, openState, statePath } from '../../../../api/core/state/sql.ts';
 import { backends, DATABASE_URL, type Isolated } from './backends.ts';
 
 describe.each(backends)('Sql on $name', (backend) => {
@@ -104,6 +104,27 @@ describe('openState', () => {
     const again = await openState({ dataDir });
     expect(await again.query(`SELECT v FROM persisted`)).toEqual([{ v: 'kept' }]);
     await again.close();
+  });
+
+  it('starts every new embedded database empty, in memory or in a folder, each keeping its own data', async () => {
+    // After the first, a new database is a copy of an empty cluster (faster than initdb): it must
+    // hold nothing of the databases opened before it, and persist as one made by initdb.
+    const first = await openPglite('memory');
+    await first.query(`CREATE TABLE written_first (v text)`);
+    await first.query(`INSERT INTO written_first VALUES ('a')`);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'state-'));
+    dirs.push(dataDir);
+    for (const sql of [await openPglite('memory'), await openState({ dataDir, databaseUrl: '' })]) {
+      expect(await sql.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`)).toEqual([{ n: 0 }]);
+      await sql.query(`CREATE TABLE own (v text)`);
+      await sql.query(`INSERT INTO own VALUES ($1)`, ['b']);
+      await sql.close();
+    }
+    const reopened = await openState({ dataDir });
+    expect(await reopened.query(`SELECT v FROM own`)).toEqual([{ v: 'b' }]);
+    await reopened.close();
+    expect(await first.query(`SELECT v FROM written_first`)).toEqual([{ v: 'a' }]);
+    await first.close();
   });
 
   it.runIf(DATABASE_URL)('uses PostgreSQL when databaseUrl is set', async () => {
