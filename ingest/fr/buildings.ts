@@ -205,10 +205,11 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
   const writers: { department: string; areas: AreasWriter; links: TableWriter; rejects: Rejects }[] = [];
   try {
     const c = stage.connection;
-    await c.run('CREATE TABLE req (ref VARCHAR, key VARCHAR)');
+    // Registry shard of the department (rnb-<dep>): a department's run reads its own keys only.
+    await c.run('CREATE TABLE req (ref VARCHAR, key VARCHAR, shard VARCHAR)');
     for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500).flatMap((r) => [[r.rnb, `rnb:${r.rnb}`], ...(r.g ? [[r.rnb, `bdnb:${r.g.id}`]] : [])]);
-      await c.run(`INSERT INTO req VALUES ${chunk.map(([a, b]) => `(${quotedString(a!)}, ${quotedString(b!)})`).join(', ')}`);
+      const chunk = rows.slice(i, i + 500).flatMap((r) => [[r.rnb, `rnb:${r.rnb}`, `rnb-${r.department}`], ...(r.g ? [[r.rnb, `bdnb:${r.g.id}`, `rnb-${r.department}`]] : [])]);
+      await c.run(`INSERT INTO req VALUES ${chunk.map(([a, b, d]) => `(${quotedString(a!)}, ${quotedString(b!)}, ${quotedString(d!)})`).join(', ')}`);
     }
     await assignIds(c, ctx, { country: 'fr', kind: 'bld', source: rnbSource.id, job: 'fr.buildings', request: 'req', out: 'ids' });
     const ids = new Map((await c.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref as string, x.id as string]));
