@@ -84,6 +84,35 @@ export async function writeSales(c: import('@duckdb/node-api').DuckDBConnection,
     FROM range(${n.sales}) t(i) ORDER BY cell) TO ${quotedString(partitionPath(dataDir, 'fr', 'sales', `bench-${dep}`))} (FORMAT parquet, ROW_GROUP_SIZE 65536)`);
 }
 
+/**
+ * The registry the nation's other departments would have left: `departments` departments' keys
+ * (an RNB and a BDNB key per building, a DPE key per diagnosis and one in twenty replaced), with
+ * the ids the jobs give them, written as each tree keeps them: one partition per kind (`bld`,
+ * `evt`: the tree before the shards) or one per department and source (`bld-rnb-<dep>`,
+ * `evt-dpe-<dep>`). Departments numbered after the run's, so no key is shared with them.
+ */
+async function prefillRegistry(c: import('@duckdb/node-api').DuckDBConnection, dataDir: string, first: number, departments: number, n: NationalSizes, sharded: boolean): Promise<void> {
+  await mkdir(tableDir(dataDir, 'fr', 'id_registry'), { recursive: true });
+  const keys = (kind: 'bld' | 'evt', d: number) => {
+    const dep = departmentCode(d);
+    const rows = kind === 'bld'
+      ? `SELECT 'rnb:' || '${dep}' || lpad(i::VARCHAR, 10, '0') AS key, 'rnb:' || '${dep}' || lpad(i::VARCHAR, 10, '0') AS thing FROM range(${n.buildings}) t(i)
+         UNION ALL SELECT 'bdnb:bdnb-bg-${dep}-' || i, 'rnb:' || '${dep}' || lpad(i::VARCHAR, 10, '0') FROM range(${n.buildings}) t(i)`
+      : `SELECT 'dpe:24${dep}E' || lpad(i::VARCHAR, 7, '0') || 'A' AS key, 'dpe:24${dep}E' || lpad(i::VARCHAR, 7, '0') || 'A' AS thing FROM range(${n.diagnoses}) t(i)
+         UNION ALL SELECT 'dpe:23${dep}E' || lpad(i::VARCHAR, 7, '0') || 'B', 'dpe:24${dep}E' || lpad(i::VARCHAR, 7, '0') || 'A' FROM range(${n.diagnoses}) t(i) WHERE i % 20 = 0`;
+    // The id of a thing is the hash of its smallest key, as the registry gives it.
+    return `SELECT key, '${kind}_' || substr(sha256('${kind}:' || min(key) OVER (PARTITION BY thing)), 1, 20) AS id, ${d}::BIGINT * 10000000 + row_number() OVER (ORDER BY key) AS seq, 'bench' AS source FROM (${rows})`;
+  };
+  for (const kind of ['bld', 'evt'] as const) {
+    const all = Array.from({ length: departments }, (_, i) => first + i);
+    if (sharded) {
+      for (const d of all) await c.run(`COPY (${keys(kind, d)} ORDER BY key) TO ${quotedString(partitionPath(dataDir, 'fr', 'id_registry', `${kind}-${kind === 'bld' ? 'rnb' : 'dpe'}-${departmentCode(d)}`))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)`);
+    } else {
+      await c.run(`COPY (${all.map((d) => keys(kind, d)).join(' UNION ALL ')} ORDER BY key) TO ${quotedString(partitionPath(dataDir, 'fr', 'id_registry', kind))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)`);
+    }
+  }
+}
+
 /** The tree of a git ref (`git archive`), with this tree's node_modules, to run the jobs as they were. */
 function treeOf(ref: string, root: string): string {
   const dir = join(root, 'baseline');
@@ -126,9 +155,11 @@ async function registryOf(c: import('@duckdb/node-api').DuckDBConnection, dataDi
  * bytes and keys after it. Sizes per department default to the nation's / 100 (200,000 RNB
  * buildings with their BDNB groups, 100,000 diagnoses, 200,000 sales). With `baseline`, the
  * same inputs are ingested by the jobs of that git ref into a second data folder, alternately
- * with this tree's, in the same run; runs past `timeoutSeconds` are stopped and said so.
+ * with this tree's, in the same run; runs past `timeoutSeconds` are stopped and said so. With
+ * `prefill`, the registry starts with that many other departments' keys (prefillRegistry): the
+ * runs then meet a registry of national size without ingesting the whole nation first.
  */
-export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: string; timeoutSeconds?: number; log?: (s: string) => void } = {}) {
+export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: string; timeoutSeconds?: number; prefill?: number; log?: (s: string) => void } = {}) {
   const log = o.log ?? (() => {});
   const timeout = o.timeoutSeconds ?? 3600;
   const root = await mkdtemp(join(tmpdir(), 'bench-buildings-national-'));
@@ -140,6 +171,13 @@ export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: s
   const ctx = (data: string) => `{ dataDir: ${JSON.stringify(data)}, maxRejectShare: 0.01, now: () => new Date(), log: () => {}, progressOut: { write: () => true, isTTY: false } }`;
   const departments: Record<string, unknown>[] = [];
   try {
+    let prefill_s: number | null = null;
+    if (o.prefill) {
+      const t = performance.now();
+      for (const t of trees) await prefillRegistry(c, t.data, n.departments, o.prefill, n, t.name === 'after');
+      prefill_s = +((performance.now() - t) / 1000).toFixed(1);
+      log(JSON.stringify({ prefill_s, registry: await registryOf(c, trees.at(-1)!.data) }));
+    }
     for (let d = 0; d < n.departments; d++) {
       const dep = departmentCode(d), inputs = join(root, 'in', dep);
       await mkdir(inputs, { recursive: true });
@@ -165,7 +203,7 @@ export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: s
       properties[`registry_${t.name}`] = await registryOf(c, t.data);
       log(JSON.stringify({ properties: t.name, ...(properties[t.name] as object) }));
     }
-    return { sizes_per_department: n, baseline: o.baseline ?? null, departments, properties };
+    return { sizes_per_department: n, baseline: o.baseline ?? null, prefilled_departments: o.prefill ?? 0, prefill_s, departments, properties };
   } finally {
     c.closeSync();
     db.closeSync();
