@@ -3,7 +3,7 @@ import { quotedString } from '@duckdb/node-api';
 import { propertiesSource } from '../../datasets/fr/properties/source.ts';
 import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from '../../schemas/tables/properties.ts';
 import { SALE_UNIT_TYPE } from '../../schemas/tables/sales.ts';
-import { hasPartitions, tableGlob } from '../../schemas/tables/layout.ts';
+import { hasPartitions, publishedPartitions, tableGlob } from '../../schemas/tables/layout.ts';
 import { assignIds } from '../core/id-registry.ts';
 import { publish, type JobContext, type PartitionSummary } from '../core/job.ts';
 import { Rejects } from '../core/rejects.ts';
@@ -27,15 +27,22 @@ const has = (dataDir: string, table: string) => hasPartitions(dataDir, 'fr', tab
  * number (`sure`: dwelling_in_diagnosis). Ids from the registry (prp for properties, evt for sales);
  * one partition per department. Reads fr/sales, fr/diagnoses, fr/building_links. A deed of several
  * dwellings gives a property to each dwelling the file tells apart (fr/sales units: its parcel and
- * own lots); dwellings sharing their lots, or unlotted on one parcel, are left out.
+ * own lots); dwellings sharing their lots, or unlotted on one parcel, are left out. With
+ * `departments`, only their partitions are built, from their rows alone (run department by
+ * department as the departments are ingested; a building linked from another department's
+ * partition is not seen).
  */
-export async function buildProperties(ctx: JobContext): Promise<PartitionSummary[]> {
+export async function buildProperties(ctx: JobContext, o: { departments?: string[] } = {}): Promise<PartitionSummary[]> {
   if (!has(ctx.dataDir, 'sales') && !has(ctx.dataDir, 'diagnoses')) throw new Error('neither fr/sales nor fr/diagnoses is ingested: run fr.dvf or fr.dpe first');
   const stage = await Stage.open(ctx.dataDir, 'fr.properties');
   try {
     const c = stage.connection;
-    const src = (t: string, cols: string) => (has(ctx.dataDir, t) ? `SELECT ${cols} FROM read_parquet(${quotedString(glob(ctx.dataDir, t))}, union_by_name = true)` : `SELECT ${cols} FROM (SELECT 1) WHERE false`);
-    await c.run(`CREATE TABLE links AS ${has(ctx.dataDir, 'building_links') ? `SELECT * FROM read_parquet(${quotedString(glob(ctx.dataDir, 'building_links'))})` : `SELECT NULL::VARCHAR AS building_id, NULL::VARCHAR AS kind, NULL::VARCHAR AS key WHERE false`}`);
+    // With departments, only their sales, diagnoses and buildings (fr.buildings' partitions rnb-<dep>):
+    // a property, its sales and diagnoses and its building are of one department.
+    const only = o.departments ? ` WHERE department_code IN (${o.departments.map((d) => quotedString(d)).join(', ')})` : '';
+    const src = (t: string, cols: string) => (has(ctx.dataDir, t) ? `SELECT * FROM (SELECT ${cols} FROM read_parquet(${quotedString(glob(ctx.dataDir, t))}, union_by_name = true))${only}` : `SELECT ${cols} FROM (SELECT 1) WHERE false`);
+    const linkFiles = [...publishedPartitions(ctx.dataDir, 'fr', 'building_links')].filter(([p]) => !o.departments || o.departments.some((d) => p === `rnb-${d}`)).map(([, f]) => quotedString(f));
+    await c.run(`CREATE TABLE links AS ${linkFiles.length > 0 ? `SELECT building_id, kind, key FROM read_parquet([${linkFiles.join(', ')}])` : `SELECT NULL::VARCHAR AS building_id, NULL::VARCHAR AS kind, NULL::VARCHAR AS key WHERE false`}`);
     // One building per parcel or address, or none (never the wrong one).
     await c.run(`CREATE TABLE one_building AS SELECT kind, key, any_value(building_id) AS building_id FROM links WHERE kind IN ('parcel', 'address') GROUP BY kind, key HAVING count(DISTINCT building_id) = 1`);
     // Sales written before fr.dvf kept the Carrez surfaces and the deed's units read them as null.
