@@ -159,7 +159,7 @@ async function registryOf(c: import('@duckdb/node-api').DuckDBConnection, dataDi
  * `prefill`, the registry starts with that many other departments' keys (prefillRegistry): the
  * runs then meet a registry of national size without ingesting the whole nation first.
  */
-export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: string; timeoutSeconds?: number; prefill?: number; log?: (s: string) => void } = {}) {
+export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: string; timeoutSeconds?: number; prefill?: number; propertiesPerDepartment?: boolean; log?: (s: string) => void } = {}) {
   const log = o.log ?? (() => {});
   const timeout = o.timeoutSeconds ?? 3600;
   const root = await mkdtemp(join(tmpdir(), 'bench-buildings-national-'));
@@ -192,13 +192,16 @@ export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: s
       for (const t of trees) {
         row[`dpe_${t.name}`] = measured(t.dir, `const { ingestDpe } = await import('./ingest/fr/dpe.ts'); await ingestDpe(${ctx(t.data)}, { path: ${JSON.stringify(join(inputs, `dpe_${dep}.csv`))} });`, timeout);
       }
+      // This tree's fr.properties of the department alone (--departments; the tree before has no such option).
+      if (o.propertiesPerDepartment) row.properties_after = measured(REPO, `const { buildProperties } = await import('./ingest/fr/properties.ts'); await buildProperties(${ctx(trees.at(-1)!.data)}, { departments: [${JSON.stringify(dep)}] });`, timeout);
       for (const t of trees) row[`registry_${t.name}`] = await registryOf(c, t.data);
       await rm(inputs, { recursive: true, force: true });
       departments.push(row);
       log(JSON.stringify(row));
     }
     const properties: Record<string, unknown> = {};
-    for (const t of trees) {
+    // After per-department runs, this tree's national run would re-register nothing: the tree before's alone then.
+    for (const t of trees.filter((x) => !(o.propertiesPerDepartment && x.name === 'after'))) {
       properties[t.name] = measured(t.dir, `const { buildProperties } = await import('./ingest/fr/properties.ts'); await buildProperties(${ctx(t.data)});`, timeout);
       properties[`registry_${t.name}`] = await registryOf(c, t.data);
       log(JSON.stringify({ properties: t.name, ...(properties[t.name] as object) }));

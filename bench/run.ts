@@ -164,10 +164,11 @@ if (what === 'all' || what === 'dvf') {
 //   [--diagnoses-per-department N] (100,000) [--sales-per-department N] (200,000); [--baseline REF] (the same inputs by the jobs of a git ref,
 //   alternately, same run) [--timeout S] (a run stopped past S seconds, default 3,600) [--prefill-departments K] (the registry starts
 //   with K other departments' keys, as each tree keeps them: national size without ingesting the nation first)
+//   [--properties-per-department] (this tree's fr.properties --departments <dep> after each department, instead of one national run)
 if (what === 'buildings' && args.includes('--departments')) {
   const i = args.indexOf('--baseline');
   results.buildings_national = await benchBuildingsNational({ departments: opt('departments', 3), buildings: opt('buildings-per-department', 200_000), diagnoses: opt('diagnoses-per-department', 100_000), sales: opt('sales-per-department', 200_000) },
-    { baseline: i >= 0 ? args[i + 1] : undefined, timeoutSeconds: opt('timeout', 3600), prefill: opt('prefill-departments', 0), log: (s) => console.error(s) });
+    { baseline: i >= 0 ? args[i + 1] : undefined, timeoutSeconds: opt('timeout', 3600), prefill: opt('prefill-departments', 0), propertiesPerDepartment: args.includes('--properties-per-department'), log: (s) => console.error(s) });
 } else if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
 // cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--template FILE] (each commune a real commune file re-coded and shifted instead: Etalab's layout, one feature per line) [--manifest-entries N] (default 70,000; 0 skips) [--no-before] (skip the file-by-file run) [--baseline REF] (the folder run by the job of a git ref and by this tree, alternately) [--departments] (the files as two department folders: two fr.cadastre processes one after the other, then at once)
 if (what === 'cadastre') {
