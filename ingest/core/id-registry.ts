@@ -107,7 +107,7 @@ export async function assignIds(c: DuckDBConnection, ctx: JobContext, o: { count
     // The order of registration continues the nation's, from every shard's footer (no data read).
     const all = [...publishedPartitions(ctx.dataDir, o.country, ID_REGISTRY_TABLE)].filter(([p]) => p === o.kind || p.startsWith(`${o.kind}-`)).map(([, f]) => f);
     const [{ top }] = all.length === 0 ? [{ top: 0n }] : await q<{ top: bigint | null }>(`SELECT max(TRY_CAST(stats_max_value AS BIGINT)) AS top FROM parquet_metadata([${all.map((f) => quotedString(f)).join(', ')}]) WHERE path_in_schema = 'seq'`);
-    await c.run(`CREATE OR REPLACE TEMP TABLE _add AS SELECT n.key, t.id, ${top ?? 0n}::BIGINT + row_number() OVER (ORDER BY n.key) AS seq, ${quotedString(o.source)} AS source, ${sharded ? `'${o.kind}-' || n.shard` : quotedString(o.kind)} AS part
+    await c.run(`CREATE OR REPLACE TEMP TABLE _add AS SELECT n.key, t.id, ${top ?? 0n}::BIGINT + row_number() OVER (ORDER BY n.key) AS seq, ${quotedString(o.source)} AS source, coalesce(${quotedString(`${o.kind}-`)} || n.shard, ${quotedString(o.kind)}) AS part
       FROM _new n JOIN _thing t USING (label)`);
     // Only the shards receiving keys are rewritten.
     const written = (await q<{ part: string }>(`SELECT DISTINCT part FROM _add ORDER BY part`)).map((r) => r.part);

@@ -14,11 +14,11 @@ import { fileSha256 } from '../../../ingest/core/table-writer.ts';
 import { existsSync } from 'node:fs';
 
 /** Runs the registry on rows (ref, keys...) and answers ref -> id. */
-async function assign(dataDir: string, rows: [string, ...string[]][], kind: 'bld' | 'prp' = 'prp', shardOf?: (ref: string) => string) {
+async function assign(dataDir: string, rows: [string, ...string[]][], kind: 'bld' | 'prp' = 'prp', shardOf?: (ref: string) => string | null) {
   const stage = await Stage.open(dataDir, 'ids-test');
   try {
     await stage.connection.run(`CREATE TABLE req (ref VARCHAR, key VARCHAR${shardOf ? ', shard VARCHAR' : ''})`);
-    const values = rows.flatMap(([ref, ...keys]) => keys.map((k) => `(${quotedString(ref)}, ${quotedString(k)}${shardOf ? `, ${quotedString(shardOf(ref))}` : ''})`));
+    const values = rows.flatMap(([ref, ...keys]) => keys.map((k) => `(${quotedString(ref)}, ${quotedString(k)}${shardOf ? `, ${shardOf(ref) === null ? 'NULL' : quotedString(shardOf(ref)!)}` : ''})`));
     await stage.connection.run(`INSERT INTO req VALUES ${values.join(', ')}`);
     const r = await assignIds(stage.connection, silentContext(dataDir), { country: 'fr', kind, source: 'test', job: 'test', request: 'req', out: 'ids' });
     const ids = Object.fromEntries((await stage.connection.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref, x.id])) as Record<string, string>;
@@ -100,5 +100,8 @@ describe('id registry', () => {
     expect(now).toMatchObject({ ids: { '01a': old.ids['01a'] }, newKeys: 1, newIds: 0 });
     expect(await fileSha256(partitionPath(dataDir, 'fr', 'id_registry', 'bld'))).toBe(legacy);
     expect(await duckRows(`SELECT key, id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'bld-rnb-01')}'`)).toEqual([{ key: 'bdnb:G1', id: old.ids['01a'] }]);
+    // A row without shard in a sharded run: its new key goes to the unsharded partition.
+    await assign(dataDir, [['01a', 'rnb:A1'], ['xx', 'rnb:X']], 'bld', (ref) => (ref === 'xx' ? null : `rnb-${ref.slice(0, 2)}`));
+    expect((await duckRows<{ key: string }>(`SELECT key FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'bld')}' ORDER BY key`)).map((r) => r.key)).toEqual(['rnb:A1', 'rnb:A2', 'rnb:X']);
   });
 });
