@@ -11,7 +11,7 @@ import { createManifests } from '../api/core/manifests.ts';
 import { createZoneLookup } from '../api/location/zones/lookup.ts';
 import { fromWgs84 } from '../ingest/core/reproject.ts';
 import { rng } from './generate.ts';
-import { partitionPath } from '../schemas/tables/layout.ts';
+import { partitionPath, publishedPartitions } from '../schemas/tables/layout.ts';
 import { SALE_COLUMNS } from '../schemas/tables/sales.ts';
 import { ZONE_COVER_RES } from '../schemas/tables/zones.ts';
 import { coverZone } from '../ingest/core/zone-cover.ts';
@@ -138,7 +138,9 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
     c.closeSync(); db.closeSync();
   }
   const sales_s = +((performance.now() - tSales) / 1000).toFixed(1);
-  const registry = { bld_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'bld'))).size, evt_bytes: (await stat(partitionPath(dataDir, 'fr', 'id_registry', 'evt'))).size };
+  // The registry is sharded (bld-rnb-01, evt-dpe-01...): the bytes of every shard of a kind.
+  const bytesOf = async (kind: string) => { let n = 0; for (const [p, f] of publishedPartitions(dataDir, 'fr', 'id_registry')) if (p === kind || p.startsWith(`${kind}-`)) n += (await stat(f)).size; return n; };
+  const registry = { bld_bytes: await bytesOf('bld'), evt_bytes: await bytesOf('evt') };
 
   const warehouse = await openWarehouse(dataDir, { tables: ['parcels', 'parcels_cells', 'buildings', 'buildings_cells', 'building_links', 'diagnoses', 'sales', 'property_events', 'properties', 'copro', 'id_registry', 'id_merges'], memoryTables: {} });
   // No zones, market or hazard tables here: the building's place fields answer unavailable, as on a service without them.

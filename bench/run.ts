@@ -17,6 +17,7 @@ import { locate } from '../api/location/locate.ts';
 import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones, benchZonesMemory } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
+import { benchBuildingsNational } from './buildings-national.ts';
 import { benchCadastre } from './cadastre.ts';
 import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
@@ -158,7 +159,17 @@ if (what === 'all' || what === 'dvf') {
   if (opt('lines', 1_000_000) > 0) results.dvf_ingest = await benchDvfIngest(opt('lines', 1_000_000));
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
-if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
+// buildings --departments N: fr.buildings and fr.dpe department after department into one data folder (the registry grows as
+//   nationally), then fr.properties over all; per department [--buildings-per-department N] (default 200,000)
+//   [--diagnoses-per-department N] (100,000) [--sales-per-department N] (200,000); [--baseline REF] (the same inputs by the jobs of a git ref,
+//   alternately, same run) [--timeout S] (a run stopped past S seconds, default 3,600) [--prefill-departments K] (the registry starts
+//   with K other departments' keys, as each tree keeps them: national size without ingesting the nation first)
+//   [--properties-per-department] (this tree's fr.properties --departments <dep> after each department, instead of one national run)
+if (what === 'buildings' && args.includes('--departments')) {
+  const i = args.indexOf('--baseline');
+  results.buildings_national = await benchBuildingsNational({ departments: opt('departments', 3), buildings: opt('buildings-per-department', 200_000), diagnoses: opt('diagnoses-per-department', 100_000), sales: opt('sales-per-department', 200_000) },
+    { baseline: i >= 0 ? args[i + 1] : undefined, timeoutSeconds: opt('timeout', 3600), prefill: opt('prefill-departments', 0), propertiesPerDepartment: args.includes('--properties-per-department'), log: (s) => console.error(s) });
+} else if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
 // cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--template FILE] (each commune a real commune file re-coded and shifted instead: Etalab's layout, one feature per line) [--manifest-entries N] (default 70,000; 0 skips) [--no-before] (skip the file-by-file run) [--baseline REF] (the folder run by the job of a git ref and by this tree, alternately) [--departments] (the files as two department folders: two fr.cadastre processes one after the other, then at once)
 if (what === 'cadastre') {
   const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };

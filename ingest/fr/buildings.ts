@@ -9,8 +9,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { AreasWriter } from '../core/kinds/areas.ts';
 import { readCsv } from '../core/readers/csv.ts';
 import { Rejects } from '../core/rejects.ts';
-import { Stage } from '../core/stage.ts';
-import { TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
+import { StageDatabase, TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
 import { basename } from 'node:path';
 import { requireColumns } from '../core/columns.ts';
 
@@ -201,14 +200,20 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
   const departments = [...new Set(rows.map((r) => r.department))].sort();
   if (departments.length === 0) throw new Error(`no building of ${o.rnb.path} could be read: ${rejected[0]?.why}`);
 
-  const stage = await Stage.open(ctx.dataDir, 'fr.buildings');
+  // One staging database for the run (the registry and every writer: one memory limit, not one
+  // per writer, four databases of 1 GB each).
+  await AreasWriter.cleanStale(ctx.dataDir, 'fr', BUILDINGS_TABLE);
+  const stage = await StageDatabase.open(ctx.dataDir, 'fr', 'fr.buildings');
   const writers: { department: string; areas: AreasWriter; links: TableWriter; rejects: Rejects }[] = [];
   try {
     const c = stage.connection;
-    await c.run('CREATE TABLE req (ref VARCHAR, key VARCHAR)');
+    // Half the usual limit: the run's JS rows (about 500 MB at 200,000 buildings) sit beside it.
+    await c.run(`SET memory_limit = '512MB'`);
+    // Registry shard of the department (rnb-<dep>): a department's run reads its own keys only.
+    await c.run('CREATE TABLE req (ref VARCHAR, key VARCHAR, shard VARCHAR)');
     for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500).flatMap((r) => [[r.rnb, `rnb:${r.rnb}`], ...(r.g ? [[r.rnb, `bdnb:${r.g.id}`]] : [])]);
-      await c.run(`INSERT INTO req VALUES ${chunk.map(([a, b]) => `(${quotedString(a!)}, ${quotedString(b!)})`).join(', ')}`);
+      const chunk = rows.slice(i, i + 500).flatMap((r) => [[r.rnb, `rnb:${r.rnb}`, `rnb-${r.department}`], ...(r.g ? [[r.rnb, `bdnb:${r.g.id}`, `rnb-${r.department}`]] : [])]);
+      await c.run(`INSERT INTO req VALUES ${chunk.map(([a, b, d]) => `(${quotedString(a!)}, ${quotedString(b!)}, ${quotedString(d!)})`).join(', ')}`);
     }
     await assignIds(c, ctx, { country: 'fr', kind: 'bld', source: rnbSource.id, job: 'fr.buildings', request: 'req', out: 'ids' });
     const ids = new Map((await c.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref as string, x.id as string]));
@@ -216,8 +221,8 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
       const partition = `rnb-${department}`;
       const rejects = new Rejects(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, ctx.maxRejectShare);
       await rejects.init();
-      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id);
-      const links = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: BUILDING_LINKS_TABLE, partition, columns: BUILDING_LINK_COLUMNS, orderBy: 'key' });
+      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage);
+      const links = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: BUILDING_LINKS_TABLE, partition, columns: BUILDING_LINK_COLUMNS, orderBy: 'key' }, stage);
       writers.push({ department, areas, links, rejects });
     }
     const at = (d: string) => writers.find((w) => w.department === d)!;

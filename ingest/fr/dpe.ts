@@ -124,7 +124,9 @@ export async function ingestDpe(ctx: JobContext, input: JobInput): Promise<Parti
     await c.run(`CREATE TABLE d AS SELECT * FROM read_json(${quotedString(rowsFile)}, format = 'newline_delimited', columns = {${columns}, partition: 'VARCHAR'})`);
     // A diagnosis number published twice in one input is one diagnosis: the later line kept.
     await c.run(`CREATE TABLE d1 AS SELECT * FROM d QUALIFY row_number() OVER (PARTITION BY number ORDER BY date DESC) = 1`);
-    await c.run(`CREATE TABLE req AS SELECT number AS ref, 'dpe:' || number AS key FROM d1 UNION ALL SELECT number, 'dpe:' || replaces FROM d1 WHERE replaces IS NOT NULL`);
+    // Registry shard of the department (dpe-<dep>): a department's run reads its own keys only.
+    await c.run(`CREATE TABLE req AS SELECT number AS ref, 'dpe:' || number AS key, 'dpe-' || department_code AS shard FROM d1
+      UNION ALL SELECT number, 'dpe:' || replaces, 'dpe-' || department_code FROM d1 WHERE replaces IS NOT NULL`);
     await assignIds(c, ctx, { country: 'fr', kind: 'evt', source: dpeSource.id, job: dpeSource.id, request: 'req', out: 'ids' });
     const prepared = [];
     for (const partition of totals.keys()) {

@@ -10,7 +10,8 @@ export const OUR_ID = /^(bld|prp|evt)_[0-9a-f]{20}$/;
 export const idPattern = (kind: IdKind) => new RegExp(`^${kind}_[0-9a-f]{20}$`);
 
 /**
- * Row of `id_registry` (data/<country>/id_registry/<kind>.parquet): one natural key of a source
+ * Row of `id_registry` (partitions `<kind>-<shard>`: the department's keys of a source, `bld-rnb-75`,
+ * `evt-dpe-69`, `prp-33`; `<kind>` for keys registered without shard): one natural key of a source
  * (`rnb:<RNB id>`, `dpe:<N°DPE>`, `dvf-lots:<parcel>:<lots>`...) and the opaque id of ours it was
  * given. Several keys may name one id (the RNB and BDNB ids of a building); a key never changes id.
  */

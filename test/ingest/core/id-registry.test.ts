@@ -9,14 +9,16 @@ import { readManifest } from '../../../ingest/core/manifest.ts';
 import { idPattern } from '../../../schemas/tables/id-registry.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
-import { partitionPath } from '../../../schemas/tables/layout.ts';
+import { partitionPath, tableGlob } from '../../../schemas/tables/layout.ts';
+import { fileSha256 } from '../../../ingest/core/table-writer.ts';
+import { existsSync } from 'node:fs';
 
 /** Runs the registry on rows (ref, keys...) and answers ref -> id. */
-async function assign(dataDir: string, rows: [string, ...string[]][], kind: 'bld' | 'prp' = 'prp') {
+async function assign(dataDir: string, rows: [string, ...string[]][], kind: 'bld' | 'prp' = 'prp', shardOf?: (ref: string) => string | null) {
   const stage = await Stage.open(dataDir, 'ids-test');
   try {
-    await stage.connection.run('CREATE TABLE req (ref VARCHAR, key VARCHAR)');
-    const values = rows.flatMap(([ref, ...keys]) => keys.map((k) => `(${quotedString(ref)}, ${quotedString(k)})`));
+    await stage.connection.run(`CREATE TABLE req (ref VARCHAR, key VARCHAR${shardOf ? ', shard VARCHAR' : ''})`);
+    const values = rows.flatMap(([ref, ...keys]) => keys.map((k) => `(${quotedString(ref)}, ${quotedString(k)}${shardOf ? `, ${shardOf(ref) === null ? 'NULL' : quotedString(shardOf(ref)!)}` : ''})`));
     await stage.connection.run(`INSERT INTO req VALUES ${values.join(', ')}`);
     const r = await assignIds(stage.connection, silentContext(dataDir), { country: 'fr', kind, source: 'test', job: 'test', request: 'req', out: 'ids' });
     const ids = Object.fromEntries((await stage.connection.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref, x.id])) as Record<string, string>;
@@ -62,5 +64,44 @@ describe('id registry', () => {
     // Later rows naming only the abandoned key get the kept id; nothing merges twice.
     const later = await assign(dataDir, [['x', 'inv:123']]);
     expect(later).toMatchObject({ ids: { x: one.ids.lot }, merges: [], newKeys: 0 });
+  });
+
+  it('keeps each shard\'s keys in its partition: a run reads and rewrites only the shards its rows name, the order of registration national', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ids-shards-')), 'data');
+    const dep = (ref: string) => `rnb-${ref.slice(0, 2)}`;
+    const flat = await assign(join(await mkdtemp(join(tmpdir(), 'lds-ids-flat-')), 'data'), [['01a', 'rnb:A1', 'bdnb:G1'], ['01b', 'rnb:B1'], ['02a', 'rnb:A2'], ['02b', 'rnb:B2', 'bdnb:G2']], 'bld');
+    const one = await assign(dataDir, [['01a', 'rnb:A1', 'bdnb:G1'], ['01b', 'rnb:B1']], 'bld', dep);
+    const file = (p: string) => partitionPath(dataDir, 'fr', 'id_registry', p);
+    const before01 = await fileSha256(file('bld-rnb-01'));
+    const two = await assign(dataDir, [['02a', 'rnb:A2'], ['02b', 'rnb:B2', 'bdnb:G2']], 'bld', dep);
+    // Ids are those of one unsharded registry (the hash of the smallest key); shard 01 untouched by 02's run.
+    expect({ ...one.ids, ...two.ids }).toEqual(flat.ids);
+    expect(await fileSha256(file('bld-rnb-01'))).toBe(before01);
+    expect(existsSync(file('bld'))).toBe(false);
+    const reg = await duckRows<{ key: string; seq: bigint; part: string }>(`SELECT key, seq, parse_filename(filename, true) AS part FROM read_parquet('${tableGlob(dataDir, 'fr', 'id_registry')}', filename = true) ORDER BY seq`);
+    expect(reg.map((r) => [r.key, r.part])).toEqual([['bdnb:G1', 'bld-rnb-01'], ['rnb:A1', 'bld-rnb-01'], ['rnb:B1', 'bld-rnb-01'], ['bdnb:G2', 'bld-rnb-02'], ['rnb:A2', 'bld-rnb-02'], ['rnb:B2', 'bld-rnb-02']]);
+    expect(reg.map((r) => Number(r.seq))).toEqual([1, 2, 3, 4, 5, 6]);
+    // A thing whose rows name two shards: found in both, its new key saved in its row's shard, the earlier id kept.
+    const joined = await assign(dataDir, [['01b', 'rnb:B1'], ['02x', 'rnb:B1', 'rnb:B2', 'rnb:C2']], 'bld', dep);
+    expect(joined.ids['02x']).toBe(one.ids['01b']);
+    expect(joined.merges).toEqual([{ from_id: two.ids['02b'], to_id: one.ids['01b'], reason: 'rnb:B2 and rnb:B1 name one thing' }]);
+    expect(await duckRows(`SELECT key, seq FROM '${file('bld-rnb-02')}' WHERE key = 'rnb:C2'`)).toEqual([{ key: 'rnb:C2', seq: 7n }]);
+    expect(await fileSha256(file('bld-rnb-01'))).toBe(before01);
+    // Shard 02 alone now: the merge is known to it through id_merges.
+    expect((await assign(dataDir, [['02b', 'rnb:B2']], 'bld', dep)).ids['02b']).toBe(one.ids['01b']);
+  });
+
+  it('reads a registry written before the shards (the unsharded partition) in every sharded run, and leaves it as it is', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ids-legacy-')), 'data');
+    const old = await assign(dataDir, [['01a', 'rnb:A1'], ['02a', 'rnb:A2']], 'bld');
+    const legacy = await fileSha256(partitionPath(dataDir, 'fr', 'id_registry', 'bld'));
+    const now = await assign(dataDir, [['01a', 'rnb:A1', 'bdnb:G1']], 'bld', (ref) => `rnb-${ref.slice(0, 2)}`);
+    // bdnb:G1 sorts before rnb:A1: a fresh id would differ, the registered one is kept.
+    expect(now).toMatchObject({ ids: { '01a': old.ids['01a'] }, newKeys: 1, newIds: 0 });
+    expect(await fileSha256(partitionPath(dataDir, 'fr', 'id_registry', 'bld'))).toBe(legacy);
+    expect(await duckRows(`SELECT key, id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'bld-rnb-01')}'`)).toEqual([{ key: 'bdnb:G1', id: old.ids['01a'] }]);
+    // A row without shard in a sharded run: its new key goes to the unsharded partition.
+    await assign(dataDir, [['01a', 'rnb:A1'], ['xx', 'rnb:X']], 'bld', (ref) => (ref === 'xx' ? null : `rnb-${ref.slice(0, 2)}`));
+    expect((await duckRows<{ key: string }>(`SELECT key FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'bld')}' ORDER BY key`)).map((r) => r.key)).toEqual(['rnb:A1', 'rnb:A2', 'rnb:X']);
   });
 });

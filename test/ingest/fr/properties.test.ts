@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { buildProperties } from '../../../ingest/fr/properties.ts';
 import { idPattern } from '../../../schemas/tables/id-registry.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
-import { tableGlob } from '../../../schemas/tables/layout.ts';
+import { publishedPartitions, tableGlob } from '../../../schemas/tables/layout.ts';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -61,5 +61,28 @@ describe('fr.properties on the samples', () => {
     const before = await duckRows(q);
     await buildProperties(silentContext(dataDir));
     expect(await duckRows(q)).toEqual(before);
+  });
+
+  it('builds the same properties, events and ids department by department as in one national run', async () => {
+    // A copy of the data without the properties and the keys fr.properties registered: a fresh registry's ids are the hash of the smallest key.
+    const copy = join(await mkdtemp(join(tmpdir(), 'lds-properties-deps-')), 'data');
+    await cp(dataDir, copy, { recursive: true });
+    for (const t of ['properties', 'property_events']) await rm(join(copy, 'tables', t), { recursive: true, force: true });
+    for (const [p, f] of publishedPartitions(copy, 'fr', 'id_registry')) if (p.startsWith('prp') || p.startsWith('evt-dvf-')) await rm(f);
+    await rm(join(copy, 'tables', 'id_merges'), { recursive: true, force: true });
+    const departments = (await duckRows<{ d: string }>(`SELECT DISTINCT department_code AS d FROM read_parquet('${tableGlob(dataDir, 'fr', 'properties')}') ORDER BY d`)).map((r) => r.d);
+    expect(departments.length).toBeGreaterThan(1);
+    const built = [];
+    for (const d of departments) built.push(...await buildProperties(silentContext(copy), { departments: [d] }));
+    expect(built.map((p) => p.partition).sort()).toEqual(expect.arrayContaining(departments));
+    for (const t of ['properties', 'property_events']) {
+      const q = (dir: string) => `SELECT * FROM read_parquet('${tableGlob(dir, 'fr', t)}')`;
+      const [diff] = await duckRows<{ a: bigint; b: bigint; n: bigint }>(`SELECT (SELECT count(*) FROM (${q(dataDir)} EXCEPT ALL ${q(copy)})) AS a, (SELECT count(*) FROM (${q(copy)} EXCEPT ALL ${q(dataDir)})) AS b, (SELECT count(*) FROM (${q(copy)})) AS n`);
+      expect({ table: t, ...diff }).toEqual({ table: t, a: 0n, b: 0n, n: diff!.n });
+      expect(diff!.n).toBeGreaterThan(0n);
+    }
+    // Each department's run registered its keys in its own shards only.
+    const shards = [...publishedPartitions(copy, 'fr', 'id_registry').keys()].filter((p) => p.startsWith('prp') || p.startsWith('evt-dvf-')).sort();
+    expect(shards).toEqual(departments.flatMap((d) => [`evt-dvf-${d}`, `prp-${d}`]).sort());
   });
 });

@@ -343,7 +343,7 @@ describe('GET /api/v1/fr/building and /buildings/{id}', () => {
     twin[3] = lone;
     const dir = await mkdtemp(join(tmpdir(), 'lds-bdnb-v2-'));
     await writeFile(join(dir, 'bdnb.csv'), `${[head, first, twin.join(','), ...rest].join('\n')}\n`);
-    const idOf = async (rnb: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'bld')}' WHERE key = 'rnb:${rnb}'`))[0]!.id;
+    const idOf = async (rnb: string) => (await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'id_registry')}') WHERE key = 'rnb:${rnb}'`))[0]!.id;
     const [kept, abandoned] = [await idOf(cols[3]!), await idOf(lone)];
     await ingestBuildings({ ...silentContext(dataDir), maxRejectShare: 0.05 }, { rnb: { path: join(REPO_ROOT, 'datasets/fr/buildings/RNB_33.csv') }, bdnb: { path: join(dir, 'bdnb.csv') } });
     const merged = await duckRows<{ from_id: string; to_id: string }>(`SELECT from_id, to_id FROM '${partitionPath(dataDir, 'fr', 'id_merges', 'bld')}'`);
@@ -506,7 +506,7 @@ describe('the property domain: /report property, /properties/{id}', () => {
     const { buildProperties } = await import('../../../../../ingest/fr/properties.ts');
     await ingestDpe(silentContext(dataDir), { path: join(dir, 'v1.csv') });
     await buildProperties(silentContext(dataDir));
-    const idOf = async (key: string) => (await duckRows<{ id: string }>(`SELECT id FROM '${partitionPath(dataDir, 'fr', 'id_registry', 'prp')}' WHERE key = '${key}'`))[0]!.id;
+    const idOf = async (key: string) => (await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'id_registry')}') WHERE key = '${key}'`))[0]!.id;
     const [a, bId] = [await idOf('rpls:R-777'), await idOf('inv:I-888')];
     expect(a).not.toBe(bId);
     await writeFile(join(dir, 'v2.csv'), `\uFEFF${header}\n${[...v1, row('2575E9000003C', 'I-888', 'R-777')].join('\n')}\n`);
