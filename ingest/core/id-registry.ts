@@ -7,7 +7,7 @@ import { TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import { ID_MERGE_COLUMNS, ID_REGISTRY_COLUMNS, type IdKind } from '../../schemas/tables/id-registry.ts';
 import { partitionFile, publishedPartitions } from '../../schemas/tables/layout.ts';
 import type { JobContext } from './job.ts';
-import { recordPartition } from './manifest.ts';
+import { recordPartition, withLockFile } from './manifest.ts';
 import { fileSha256, partitionPath, pendingPath } from './table-writer.ts';
 
 export const ID_REGISTRY_TABLE = 'id_registry';
@@ -43,6 +43,13 @@ export const registryPartition = (kind: IdKind, shard: string | null) => (shard 
  * Parquet footers. Done in DuckDB so that national counts (tens of millions of keys) stay on disk.
  */
 export async function assignIds(c: DuckDBConnection, ctx: JobContext, o: { country: Country; kind: IdKind; source: string; job: string; request: string; out: string }): Promise<Assigned> {
+  // One run of a kind at a time (two processes ingesting departments side by side): each reads the
+  // registry after the other has saved, so neither reuses the other's `seq` nor loses its merges.
+  await mkdir(join(ctx.dataDir, o.country), { recursive: true });
+  return withLockFile(join(ctx.dataDir, o.country, `.id-registry-${o.kind}.lock`), () => assign(c, ctx, o));
+}
+
+async function assign(c: DuckDBConnection, ctx: JobContext, o: { country: Country; kind: IdKind; source: string; job: string; request: string; out: string }): Promise<Assigned> {
   const mrgFile = partitionPath(ctx.dataDir, o.country, ID_MERGES_TABLE, o.kind);
   const q = async <T>(sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS() as T[];
   const sharded = (await q<{ column_name: string }>(`DESCRIBE ${o.request}`)).some((r) => r.column_name === 'shard');

@@ -122,7 +122,7 @@ function applied(partitions: ManifestPartition[], changes: Map<string, ManifestP
 
 async function write(dataDir: string, country: Country, now: Date, changes: Map<string, ManifestPartition | null>): Promise<void> {
   await mkdir(join(dataDir, country), { recursive: true });
-  await withLock(join(dataDir, country, '.manifest.lock'), async () => {
+  await withLockFile(join(dataDir, country, '.manifest.lock'), async () => {
     const manifest = await readManifestFile(dataDir, country);
     const next: Manifest = { country, schema_version: TABLE_SCHEMA_VERSION, updated_at: now.toISOString(), partitions: applied(manifest.partitions, changes) };
     const path = manifestPath(dataDir, country);
@@ -135,10 +135,10 @@ async function write(dataDir: string, country: Country, now: Date, changes: Map<
 /**
  * Runs `fn` holding a lock file (created exclusively, holding the pid): the manifest's read,
  * change and write of two runs (two processes ingesting departments side by side, or two jobs of
- * one process) never cross, so neither loses the other's entries. A lock whose process is dead
- * (killed while writing) is taken over.
+ * one process) never cross, so neither loses the other's entries (the id registry's runs of a kind
+ * too). A lock whose process is dead (killed while writing) is taken over.
  */
-async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
+export async function withLockFile<T>(lock: string, fn: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       await writeFile(lock, String(process.pid), { flag: 'wx' });

@@ -91,6 +91,16 @@ describe('id registry', () => {
     expect((await assign(dataDir, [['02b', 'rnb:B2']], 'bld', dep)).ids['02b']).toBe(one.ids['01b']);
   });
 
+  it('runs a kind one run at a time: two runs at once (other departments) give every key its own place in the order of registration', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ids-concurrent-')), 'data');
+    const rows = (dep: string) => Array.from({ length: 50 }, (_, i) => [`${dep}-${i}`, `dvf-lots:${dep}000AB${i}:1`] as [string, string]);
+    const [a, b] = await Promise.all([assign(dataDir, rows('01'), 'prp', () => '01'), assign(dataDir, rows('69'), 'prp', () => '69')]);
+    expect([a.newKeys, b.newKeys]).toEqual([50, 50]);
+    const reg = await duckRows<{ key: string; seq: bigint }>(`SELECT key, seq FROM read_parquet('${tableGlob(dataDir, 'fr', 'id_registry')}')`);
+    expect(reg).toHaveLength(100);
+    expect(new Set(reg.map((r) => r.seq)).size).toBe(100);
+  });
+
   it('reads a registry written before the shards (the unsharded partition) in every sharded run, and leaves it as it is', async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'lds-ids-legacy-')), 'data');
     const old = await assign(dataDir, [['01a', 'rnb:A1'], ['02a', 'rnb:A2']], 'bld');
