@@ -13,6 +13,8 @@ export const PROPERTIES_TABLE = 'properties';
 export const PROPERTY_EVENTS_TABLE = 'property_events';
 /** A diagnosis whose surface is within this share of a sale's, in the same building, is probably of that property. */
 export const SURFACE_TOLERANCE = 0.03;
+/** A partition named for its department (`2021-33`, `dpe_v2_new-69`). */
+const DEPARTMENT_SUFFIX = /-(\d{2}|2[AB]|97\d)$/;
 
 const glob = (dataDir: string, table: string) => tableGlob(dataDir, 'fr', table);
 const has = (dataDir: string, table: string) => hasPartitions(dataDir, 'fr', table);
@@ -40,13 +42,18 @@ export async function buildProperties(ctx: JobContext, o: { departments?: string
     // With departments, only their sales, diagnoses and buildings (fr.buildings' partitions rnb-<dep>):
     // a property, its sales and diagnoses and its building are of one department.
     const only = o.departments ? ` WHERE department_code IN (${o.departments.map((d) => quotedString(d)).join(', ')})` : '';
-    const src = (t: string, cols: string) => (has(ctx.dataDir, t) ? `SELECT * FROM (SELECT ${cols} FROM read_parquet(${quotedString(glob(ctx.dataDir, t))}, union_by_name = true))${only}` : `SELECT ${cols} FROM (SELECT 1) WHERE false`);
+    // The files of those departments alone (sales `<year>-<dep>`, diagnoses `<scheme>-<dep>`): a
+    // department's run does not open the nation's; a file of another layout is read and filtered.
+    const ofDepartments = (partition: string) => !o.departments || !DEPARTMENT_SUFFIX.test(partition) || o.departments.some((d) => partition.endsWith(`-${d}`));
+    const read = new Map<string, string[]>();
+    const files = (t: string) => read.get(t) ?? read.set(t, [...publishedPartitions(ctx.dataDir, 'fr', t)].filter(([p]) => ofDepartments(p)).map(([, f]) => quotedString(f))).get(t)!;
+    const src = (t: string, cols: string) => (files(t).length > 0 ? `SELECT * FROM (SELECT ${cols} FROM read_parquet([${files(t).join(', ')}], union_by_name = true))${only}` : `SELECT ${cols} FROM (SELECT 1) WHERE false`);
     const linkFiles = [...publishedPartitions(ctx.dataDir, 'fr', 'building_links')].filter(([p]) => !o.departments || o.departments.some((d) => p === `rnb-${d}`)).map(([, f]) => quotedString(f));
     await c.run(`CREATE TABLE links AS ${linkFiles.length > 0 ? `SELECT building_id, kind, key FROM read_parquet([${linkFiles.join(', ')}])` : `SELECT NULL::VARCHAR AS building_id, NULL::VARCHAR AS kind, NULL::VARCHAR AS key WHERE false`}`);
     // One building per parcel or address, or none (never the wrong one).
     await c.run(`CREATE TABLE one_building AS SELECT kind, key, any_value(building_id) AS building_id FROM links WHERE kind IN ('parcel', 'address') GROUP BY kind, key HAVING count(DISTINCT building_id) = 1`);
     // Sales written before fr.dvf kept the Carrez surfaces and the deed's units read them as null.
-    const saleColumns = has(ctx.dataDir, 'sales') ? new Set((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${quotedString(glob(ctx.dataDir, 'sales'))}, union_by_name = true)`)).getRowObjectsJS().map((r) => r.column_name as string)) : new Set<string>();
+    const saleColumns = files('sales').length > 0 ? new Set((await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet([${files('sales').join(', ')}], union_by_name = true)`)).getRowObjectsJS().map((r) => r.column_name as string)) : new Set<string>();
     const carrez = saleColumns.has('carrez_area') ? 'carrez_area' : 'NULL::DOUBLE AS carrez_area';
     const units = saleColumns.has('units') ? 'units' : `NULL::${SALE_UNIT_TYPE} AS units`;
     // A one-dwelling deed is one property (a flat by all the lots of the deed, a house by its parcels);

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,13 @@ describe('fr.properties on the samples', () => {
     // Each department's run registered its keys in its own shards only.
     const shards = [...publishedPartitions(copy, 'fr', 'id_registry').keys()].filter((p) => p.startsWith('prp') || p.startsWith('evt-dvf-')).sort();
     expect(shards).toEqual(departments.flatMap((d) => [`evt-dvf-${d}`, `prp-${d}`]).sort());
+
+    // A department's run opens its own sales and diagnoses files only: the others' may even be unreadable.
+    const [mine, ...others] = departments;
+    for (const t of ['sales', 'diagnoses']) {
+      for (const [p, f] of publishedPartitions(copy, 'fr', t)) if (others.some((d) => p.endsWith(`-${d}`))) await writeFile(f, 'not a parquet file');
+    }
+    const again = await buildProperties(silentContext(copy), { departments: [mine!] });
+    expect(again.map((p) => p.partition)).toContain(mine);
   });
 });
