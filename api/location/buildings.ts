@@ -1,7 +1,7 @@
 import type { Location } from '../../schemas/location.ts';
 import type { Warehouse } from '../core/warehouse.ts';
 import { areasAt } from './kinds/areas.ts';
-import { buildingIndexOf } from './domains/building/building-index.ts';
+import { buildingReadsOf } from './domains/building/building-index.ts';
 
 /** Tables of the buildings (written by fr.buildings). */
 export const BUILDING_TABLES = ['buildings', 'buildings_cells', 'building_links'];
@@ -31,7 +31,5 @@ export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'prec
  */
 export async function propertyIdsOf(warehouse: Warehouse, buildingId: string): Promise<string[]> {
   if (!warehouse.has('fr', 'properties')) return [];
-  const index = buildingIndexOf(warehouse);
-  if (index) return index.properties(buildingId).map((p) => p.id);
-  return (await warehouse.query<{ id: string }>(`SELECT id FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId])).map((r) => r.id);
+  return (await buildingReadsOf(warehouse).propertiesOf(buildingId)).map((p) => p.id);
 }
