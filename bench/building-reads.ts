@@ -1,5 +1,5 @@
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,7 +100,7 @@ export async function generateBuildingTables(dataDir: string, scale: number, que
   log(`properties and sales written (${P}, ${S}): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   // Diagnoses at the buildings' first address; one in twenty replaced.
   await c.run(`CREATE TABLE diag_g AS SELECT d, bld.*, '23' || lpad((d % 97)::VARCHAR, 2, '0') || 'E' || lpad(d::VARCHAR, 8, '0') AS number, DATE '2021-07-01' + (d % 1200)::INTEGER AS date,
-      CASE WHEN d % 4 = 0 THEN 'dpe_v2_new' ELSE 'dpe_v2_existing' END AS scheme, p.id AS property_id
+      CASE WHEN hash(d) % 4 = 0 THEN 'dpe_v2_new' ELSE 'dpe_v2_existing' END AS scheme, p.id AS property_id
     FROM range(${D}) t(d) JOIN bld ON bld.b = (d * 104729) % ${B}
     LEFT JOIN props p ON p.b = bld.b AND p.k = CASE WHEN bld.b % 10 = 0 THEN d % 5 ELSE 0 END`);
   const cls = (e: string) => `chr((65 + (${e}) % 7)::INTEGER)`;
@@ -192,34 +192,47 @@ function runChild(tree: string, dataDir: string, pointsFile: string): ChildResul
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return +s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(1); };
 
 /**
- * `npm run bench -- building-reads [--scale F] [--queries N] [--before REF] [--keep DIR]`: national-shaped
- * tables at F of the national counts, then N reports' building and property at points inside
- * buildings, in child processes: the tree of REF (default main, its SQL path past 6 M rows),
- * this tree writing its stores, this tree again reusing them (a restart). Times, RSS, the load
+ * `npm run bench -- building-reads [--scale F] [--queries N] [--before REF] [--after REF] [--keep DIR]`:
+ * national-shaped tables at F of the national counts (kept in DIR and reused), then N reports'
+ * building and property at points inside buildings, in child processes: the tree of the commit
+ * before (default main: its SQL path past 6 M rows), the tree after (default HEAD) writing its
+ * stores, and again reusing them (a restart). Times, RSS, the load
  * average at each run, and whether the answers are identical.
  */
-export async function benchBuildingReads(scale: number, queries: number, o: { before?: string; keep?: string } = {}, log: (s: string) => void = () => {}) {
+export async function benchBuildingReads(scale: number, queries: number, o: { before?: string; after?: string; keep?: string } = {}, log: (s: string) => void = () => {}) {
   const root = o.keep ?? await mkdtemp(join(tmpdir(), 'bench-building-reads-'));
   const dataDir = join(root, 'data');
   try {
-    const generated = await generateBuildingTables(dataDir, scale, queries, log);
-    const pointsFile = join(root, 'points.json');
+    const pointsFile = join(root, 'points.json'), generatedFile = join(root, 'generated.json');
+    // Kept data is reused when its scale and points are those asked.
+    let generated: { seconds: number; counts: Record<string, number>; partitions: Record<string, number>; scale?: number; points?: unknown[] } | null =
+      existsSync(generatedFile) ? JSON.parse(readFileSync(generatedFile, 'utf8')) : null;
+    if (!generated || generated.scale !== scale || generated.points?.length !== queries) {
+      rmSync(dataDir, { recursive: true, force: true });
+      generated = { ...await generateBuildingTables(dataDir, scale, queries, log), scale };
+      writeFileSync(generatedFile, JSON.stringify(generated));
+    } else log(`reusing the tables of ${dataDir}`);
     writeFileSync(pointsFile, JSON.stringify(generated.points));
+    rmSync(join(dataDir, '.index'), { recursive: true, force: true });
     const diskMb = Math.round(Number(execSync(`du -sb ${JSON.stringify(join(dataDir, 'tables'))}`, { encoding: 'utf8' }).split('\t')[0]) / 2 ** 20);
-    // The tree before: an extract of the ref (no checkout of any working tree), with this tree's modules.
-    const ref = o.before ?? 'main';
-    const before = join(root, 'before');
-    mkdirSync(before, { recursive: true });
-    execSync(`git archive ${ref} | tar -x -C ${JSON.stringify(before)}`, { cwd: REPO });
-    symlinkSync(join(REPO, 'node_modules'), join(before, 'node_modules'));
-    const commit = execSync(`git rev-parse --short ${ref}`, { cwd: REPO, encoding: 'utf8' }).trim();
-    log(`generated in ${generated.seconds} s (${diskMb} MB of Parquet); before: ${ref} (${commit})`);
+    // Both trees extracted from their commits (no checkout of any working tree), with this tree's modules:
+    // the working tree may change while the bench runs.
+    const extract = (ref: string, name: string) => {
+      const dir = join(root, name);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      execSync(`git archive ${ref} | tar -x -C ${JSON.stringify(dir)}`, { cwd: REPO });
+      symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+      return { dir, label: `${ref} (${execSync(`git rev-parse --short ${ref}`, { cwd: REPO, encoding: 'utf8' }).trim()})` };
+    };
+    const before = extract(o.before ?? 'main', 'before'), after = extract(o.after ?? 'HEAD', 'after');
+    log(`generated in ${generated.seconds} s (${diskMb} MB of Parquet); before: ${before.label}, after: ${after.label}`);
     const runs: Record<string, ChildResult & { load: number[] }> = {};
-    runs.before = runChild(before, dataDir, pointsFile);
+    runs.before = runChild(before.dir, dataDir, pointsFile);
     log(`before: p50 ${pct(runs.before.times, 0.5)} ms`);
-    runs.after_first = runChild(REPO, dataDir, pointsFile);
+    runs.after_first = runChild(after.dir, dataDir, pointsFile);
     log(`after (stores written): p50 ${pct(runs.after_first.times, 0.5)} ms, ${runs.after_first.index_s.toFixed(1)} s to write`);
-    runs.after_restart = runChild(REPO, dataDir, pointsFile);
+    runs.after_restart = runChild(after.dir, dataDir, pointsFile);
     const storesMb = Math.round(Number(execSync(`du -sb ${JSON.stringify(join(dataDir, '.index'))}`, { encoding: 'utf8' }).split('\t')[0]) / 2 ** 20);
     const same = (a: ChildResult, b: ChildResult) => a.digests.filter((d, i) => d === b.digests[i]).length;
     const summary = (r: ChildResult & { load: number[] }) => ({
@@ -227,7 +240,7 @@ export async function benchBuildingReads(scale: number, queries: number, o: { be
       index: r.index, index_s: +r.index_s.toFixed(1), rss_open_mb: r.rss_open_mb, rss_index_mb: r.rss_index_mb, rss_end_mb: r.rss_end_mb, peak_rss_mb: r.peak_rss_mb, load_avg: r.load,
     });
     return {
-      scale, queries, generated: { seconds: generated.seconds, ...generated.counts, partitions: generated.partitions, parquet_mb: diskMb }, before_ref: `${ref} (${commit})`,
+      scale, queries, generated: { seconds: generated.seconds, ...generated.counts, partitions: generated.partitions, parquet_mb: diskMb }, before_ref: before.label, after_ref: after.label,
       before: summary(runs.before), after_first_start: summary(runs.after_first), after_restart: summary(runs.after_restart), stores_mb: storesMb,
       identical_answers: { after_vs_before: same(runs.after_first, runs.before), restart_vs_before: same(runs.after_restart, runs.before), of: queries },
       ratio_p50: +(pct(runs.before.times, 0.5) / pct(runs.after_restart.times, 0.5)).toFixed(1), ratio_p99: +(pct(runs.before.times, 0.99) / pct(runs.after_restart.times, 0.99)).toFixed(1),

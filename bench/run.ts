@@ -160,10 +160,10 @@ if (what === 'all' || what === 'dvf') {
   if (opt('sales', 20_000_000) > 0) results.dvf_report = await benchDvfReport(opt('sales', 20_000_000), opt('queries', 2_000), opt('radius', 500), postgis);
 }
 if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
-// building-reads: [--scale F] (of the national counts: 20 M buildings, 10 M diagnoses, 17.5 M sales; default 0.1) [--queries N] [--before REF] (default main) [--keep DIR]
+// building-reads: [--scale F] (of the national counts: 20 M buildings, 10 M diagnoses, 17.5 M sales; default 0.1) [--queries N] [--before REF] (default main) [--after REF] (default HEAD) [--keep DIR] (tables kept there, reused)
 if (what === 'building-reads') {
-  const k = args.indexOf('--keep'), b = args.indexOf('--before');
-  results.building_reads = await benchBuildingReads(opt('scale', 0.1), opt('queries', 500), { keep: k >= 0 ? args[k + 1] : undefined, before: b >= 0 ? args[b + 1] : undefined }, (s) => console.error(s));
+  const arg = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
+  results.building_reads = await benchBuildingReads(opt('scale', 0.1), opt('queries', 500), { keep: arg('keep'), before: arg('before'), after: arg('after') }, (s) => console.error(s));
 }
 // cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--template FILE] (each commune a real commune file re-coded and shifted instead: Etalab's layout, one feature per line) [--manifest-entries N] (default 70,000; 0 skips) [--no-before] (skip the file-by-file run) [--baseline REF] (the folder run by the job of a git ref and by this tree, alternately) [--departments] (the files as two department folders: two fr.cadastre processes one after the other, then at once)
 if (what === 'cadastre') {

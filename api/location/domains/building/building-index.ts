@@ -23,7 +23,7 @@ export interface BuildingIndex extends BuildingReads {
 }
 
 /** The stores' format: a change of the SELECTs or of the file layout writes them again. */
-const FORMAT = 'building-reads-1';
+const FORMAT = 'building-reads-2';
 /** DuckDB's memory while it sorts a table into a store (it spills to a temporary folder past it). */
 export const STORE_BUILD_MEMORY = '512MB';
 
@@ -78,7 +78,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
         const c = await db.connect();
         try {
           if (!viewed.has(spec.table)) {
-            await c.run(`CREATE OR REPLACE VIEW fr_${spec.table} AS SELECT * FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false)`);
+            await c.run(`CREATE OR REPLACE VIEW fr_${spec.table} AS SELECT * FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
             viewed.add(spec.table);
           }
           const partial = join(dir, `.${name}.${process.pid}`);
@@ -131,4 +131,16 @@ export function buildingIndexReady(warehouse: Warehouse): Promise<BuildingIndex 
 /** The reads of a report: the stores once open, else SQL. */
 export function buildingReadsOf(warehouse: Warehouse, index: BuildingIndex | null = buildingIndexOf(warehouse)): BuildingReads {
   return index ?? sqlReads(warehouse);
+}
+
+/**
+ * Where a building's record is read: its own partition's file when the stores know it (the
+ * records are sorted by id in each department's file, so an id probed in every file decompresses
+ * a row group of records in each), every file otherwise; null when the stores know no such building.
+ */
+export async function buildingsFrom(warehouse: Warehouse, id: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<string | null> {
+  const partition = index ? await index.buildingPartition(id) : undefined;
+  if (partition === null) return null;
+  const file = partition === undefined ? undefined : filesOf(warehouse, 'buildings').find((f) => basename(f) === `${partition}.parquet`);
+  return file ? `read_parquet(${quotedString(file)}, union_by_name = true, hive_partitioning = false)` : 'fr_buildings';
 }

@@ -6,7 +6,7 @@ import { BuildingAttributes } from '../../../../schemas/tables/buildings.ts';
 import { COPRO_ATTACHMENTS, type CoproAttachment } from '../../../../schemas/tables/copro.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
-import { buildingIndexOf, buildingReadsOf, type BuildingIndex } from './building-index.ts';
+import { buildingIndexOf, buildingReadsOf, buildingsFrom, type BuildingIndex } from './building-index.ts';
 import { protectedAreaOf } from './protected-area.ts';
 import type { Resolved, Resolver } from '../types.ts';
 import { placeFields, type BuildingDeps } from './place.ts';
@@ -73,9 +73,11 @@ export function featureOf(record: { value: number | string; document: { type: 'b
 }
 
 /** The building's record, or null when the id is not a building served here. */
-export async function buildingRecord(warehouse: Warehouse, id: string): Promise<BuildingAttributes | null> {
+export async function buildingRecord(warehouse: Warehouse, id: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<BuildingAttributes | null> {
   if (!warehouse.has('fr', 'buildings')) return null;
-  const rows = await warehouse.query<{ attributes: string }>(`SELECT attributes FROM fr_buildings WHERE id = $1 LIMIT 1`, [id]);
+  const from = await buildingsFrom(warehouse, id, index);
+  if (!from) return null;
+  const rows = await warehouse.query<{ attributes: string }>(`SELECT attributes FROM ${from} WHERE id = $1 LIMIT 1`, [id]);
   return rows[0] ? BuildingAttributes.parse(JSON.parse(rows[0].attributes)) : null;
 }
 

@@ -38,6 +38,11 @@ export interface BuildingReads {
   diagnosesByNumber(numbers: readonly string[]): Promise<PropertyDiagnosisRow[]>;
   /** The label of an address, or null. */
   addressLabel(id: string): Promise<string | null>;
+  /**
+   * The partition (file name without .parquet) of fr/buildings holding a building, null when no
+   * building has this id; undefined when not known (SQL reads every partition).
+   */
+  buildingPartition(id: string): Promise<string | null | undefined>;
 }
 
 const day = (c: string) => `strftime(${c}, '%Y-%m-%d')`;
@@ -84,6 +89,7 @@ export function sqlReads(warehouse: Warehouse): BuildingReads {
     diagnosesByNumber: async (numbers) => numbers.length === 0 || !has('diagnoses') ? [] : warehouse.query<PropertyDiagnosisRow>(
       `SELECT ${selectList(C.diagnosesByNumber)} FROM fr_diagnoses WHERE list_contains(string_split($1, '|'), number) ORDER BY date DESC, number`, [list(numbers)]),
     addressLabel: async (id) => !has('addresses') ? null : (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [id]))[0]?.label ?? null,
+    buildingPartition: async () => undefined,
   };
 }
 
@@ -106,6 +112,8 @@ export const READ_STORES = {
   deeds: { table: 'sales', select: `SELECT id AS k, ${row(READ_COLUMNS.deeds)} AS v, date FROM fr_sales`, order: 'k, date DESC' },
   diagnosesByNumber: { table: 'diagnoses', select: `SELECT number AS k, ${row(READ_COLUMNS.diagnosesByNumber)} AS v, date FROM fr_diagnoses`, order: 'k, date DESC' },
   addressLabel: { table: 'addresses', select: `SELECT id AS k, json_array(label) AS v FROM fr_addresses`, order: 'k' },
+  // The stores' views carry each row's file (read_parquet's filename).
+  buildingPartition: { table: 'buildings', select: `SELECT id AS k, json_array(parse_filename(filename, true)) AS v FROM fr_buildings`, order: 'k' },
 } as const satisfies Record<keyof BuildingReads, StoreSpec>;
 
 export type ReadStores = Partial<Record<keyof BuildingReads, KeyedStore>>;
@@ -139,5 +147,6 @@ export function storeReads(stores: ReadStores): BuildingReads {
     deeds: async (ids) => rows<DeedRow>('deeds', ids).sort(byDateDesc((x) => x.id)),
     diagnosesByNumber: async (numbers) => rows<PropertyDiagnosisRow>('diagnosesByNumber', numbers).sort(byDateDesc((x) => x.number)),
     addressLabel: async (id) => ((stores.addressLabel?.get([id])[0] as string[] | undefined)?.[0] ?? null),
+    buildingPartition: async (id) => (stores.buildingPartition ? ((stores.buildingPartition.get([id])[0] as string[] | undefined)?.[0] ?? null) : undefined),
   };
 }

@@ -121,6 +121,9 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
       const described = await Promise.all(props[1]!.map(async (p) => [
         await describeProperty(t.warehouse, t.clock, p, 'fr', index!), await describeProperty(t.warehouse, t.clock, p, 'fr', sql),
         await rentSurfaceOf(t.warehouse, p, index!), await rentSurfaceOf(t.warehouse, p, sql)]));
+      // The record and point read from the building's own partition (the stores name it) and from every partition.
+      expect(await buildingRecord(t.warehouse, id, index)).toEqual(await buildingRecord(t.warehouse, id, null));
+      expect(await buildingPoint(t.warehouse, id, index)).toEqual(await buildingPoint(t.warehouse, id, null));
       return { fromIndex: await describeBuilding(deps(), id, record, 'fr', index), bySql: await describeBuilding(deps(), id, record, 'fr', null), props, described };
     };
     const results: Awaited<ReturnType<typeof both>>[] = [];
@@ -141,6 +144,8 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
       if (b.energy_diagnoses.length > 0) withDiagnoses++;
     }
     expect([withSales, withDiagnoses, properties, withEvents].every((n) => n > 10)).toBe(true);
+    // An id no building has: none on either path.
+    for (const i of [index, null]) expect([await buildingRecord(t.warehouse, 'bld_00000000000000000000', i), await buildingPoint(t.warehouse, 'bld_00000000000000000000', i)]).toEqual([null, null]);
     expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
   });
 
