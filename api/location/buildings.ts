@@ -1,6 +1,5 @@
 import type { Location } from '../../schemas/location.ts';
 import type { Warehouse } from '../core/warehouse.ts';
-import { areasAt } from './kinds/areas.ts';
 import { buildingReadsOf } from './domains/building/building-index.ts';
 
 /** Tables of the buildings (written by fr.buildings). */
@@ -16,8 +15,8 @@ export const BUILDING_PRECISIONS: readonly Location['precision'][] = ['input', '
  */
 export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'precision' | 'latitude' | 'longitude' | 'parcel'>): Promise<string | null> {
   if (!BUILDING_PRECISIONS.includes(l.precision) || !warehouse.has('fr', 'buildings')) return null;
-  const hit = (await areasAt(warehouse, 'fr', 'buildings', l.longitude, l.latitude))[0];
-  if (hit) return hit.id;
+  const hit = (await buildingReadsOf(warehouse).buildingsAt(l.longitude, l.latitude))[0];
+  if (hit) return hit;
   if (l.parcel && 'id' in l.parcel && warehouse.has('fr', 'building_links')) {
     const rows = await warehouse.query<{ building_id: string }>(`SELECT DISTINCT building_id FROM fr_building_links WHERE kind = 'parcel' AND key = $1`, [l.parcel.id]);
     if (rows.length === 1) return rows[0]!.building_id;

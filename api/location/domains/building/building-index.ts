@@ -23,7 +23,7 @@ export interface BuildingIndex extends BuildingReads {
 }
 
 /** The stores' format: a change of the SELECTs or of the file layout writes them again. */
-const FORMAT = 'building-reads-2';
+const FORMAT = 'building-reads-3';
 /** DuckDB's memory while it sorts a table into a store (it spills to a temporary folder past it). */
 export const STORE_BUILD_MEMORY = '512MB';
 
@@ -50,9 +50,9 @@ function storeName(read: string, select: string, files: string[]): string {
  * hold none of the rows. Stores of earlier files are removed.
  */
 export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string; memory?: string } = {}): Promise<BuildingIndex | null> {
-  const reads = (Object.keys(READ_STORES) as (keyof typeof READ_STORES)[]).filter((r) => warehouse.has('fr', READ_STORES[r].table));
+  const reads = (Object.keys(READ_STORES) as (keyof typeof READ_STORES)[]).filter((r) => READ_STORES[r].tables.every((t) => warehouse.has('fr', t)));
   if (reads.length === 0) return null;
-  const firstFile = filesOf(warehouse, READ_STORES[reads[0]!].table)[0];
+  const firstFile = filesOf(warehouse, READ_STORES[reads[0]!].tables[0]!)[0];
   if (!firstFile) return null;
   const dir = o.dir ?? readStoresDir(dataDirOf(firstFile));
   mkdirSync(dir, { recursive: true });
@@ -65,8 +65,8 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
     const viewed = new Set<string>();
     for (const read of reads) {
       const spec = READ_STORES[read];
-      const files = filesOf(warehouse, spec.table);
-      if (files.length === 0) continue;
+      const files = spec.tables.flatMap((t) => filesOf(warehouse, t));
+      if (spec.tables.some((t) => filesOf(warehouse, t).length === 0)) continue;
       const name = storeName(read, `${spec.select} ORDER BY ${spec.order}`, files);
       const path = join(dir, name);
       if (!existsSync(path)) {
@@ -77,9 +77,9 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
         }
         const c = await db.connect();
         try {
-          if (!viewed.has(spec.table)) {
-            await c.run(`CREATE OR REPLACE VIEW fr_${spec.table} AS SELECT * FROM read_parquet([${files.map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
-            viewed.add(spec.table);
+          for (const table of spec.tables.filter((t) => !viewed.has(t))) {
+            await c.run(`CREATE OR REPLACE VIEW fr_${table} AS SELECT * FROM read_parquet([${filesOf(warehouse, table).map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
+            viewed.add(table);
           }
           const partial = join(dir, `.${name}.${process.pid}`);
           await writeKeyedStore(c, spec.select, spec.order, partial);
@@ -89,7 +89,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
       stores[read] = openKeyedStore(path);
       kept.add(name);
     }
-    const counted = new Set(reads.map((r) => READ_STORES[r].table));
+    const counted = new Set(reads.flatMap((r) => READ_STORES[r].tables));
     for (const table of counted) {
       const files = filesOf(warehouse, table);
       if (files.length > 0) rows += Number((await warehouse.query<{ n: bigint }>(`SELECT sum(num_rows)::BIGINT AS n FROM parquet_file_metadata([${files.map(quotedString).join(', ')}])`))[0]!.n);
@@ -116,7 +116,7 @@ function retire(warehouse: Warehouse, next: KeyedStore[]) {
   if (old) setTimeout(() => { for (const s of old) s.close(); }, 60_000).unref();
 }
 
-const cache = indexCache<BuildingIndex>([...new Set(Object.values(READ_STORES).map((s) => s.table))], (warehouse) => buildBuildingIndex(warehouse));
+const cache = indexCache<BuildingIndex>([...new Set(Object.values(READ_STORES).flatMap((s) => s.tables))], (warehouse) => buildBuildingIndex(warehouse));
 
 /** The stores of the current files, opened (or written) in the background on first use after a refresh that changed them; null meanwhile (the SQL path answers the same). */
 export function buildingIndexOf(warehouse: Warehouse): BuildingIndex | null {

@@ -1,5 +1,10 @@
+import { booleanPointInPolygon } from '@turf/turf';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { cellAndAncestors } from '../../../../schemas/tables/cells.ts';
+import { ZONE_COVER_RES } from '../../../../schemas/tables/zones.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import type { KeyedStore } from '../../../core/keyed-store.ts';
+import { areasAt } from '../../kinds/areas.ts';
 
 /**
  * What a building report and a property report read besides the building's record, by the keys
@@ -43,6 +48,8 @@ export interface BuildingReads {
    * building has this id; undefined when not known (SQL reads every partition).
    */
   buildingPartition(id: string): Promise<string | null | undefined>;
+  /** The buildings whose footprint contains the point, by layer then id (the areas reader's answer, areas.ts). */
+  buildingsAt(lng: number, lat: number): Promise<string[]>;
 }
 
 const day = (c: string) => `strftime(${c}, '%Y-%m-%d')`;
@@ -90,31 +97,40 @@ export function sqlReads(warehouse: Warehouse): BuildingReads {
       `SELECT ${selectList(C.diagnosesByNumber)} FROM fr_diagnoses WHERE list_contains(string_split($1, '|'), number) ORDER BY date DESC, number`, [list(numbers)]),
     addressLabel: async (id) => !has('addresses') ? null : (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [id]))[0]?.label ?? null,
     buildingPartition: async () => undefined,
+    buildingsAt: async (lng, lat) => (await areasAt(warehouse, 'fr', 'buildings', lng, lat)).map((h) => h.id),
   };
 }
 
 /**
- * One store per read: its source table, the SELECT of its rows (columns `k`, the key, and `v`, the
+ * One store per read: its source tables (every one published, or no store), the SELECT of its rows (columns `k`, the key, and `v`, the
  * row as a JSON array of READ_COLUMNS' columns) and its order (by key, then the SQL path's order).
  */
-export interface StoreSpec { table: string; select: string; order: string }
+export interface StoreSpec { tables: readonly string[]; select: string; order: string }
 
 const row = (cols: Record<string, string>, extra: string[] = []) => `json_array(${[...Object.values(cols), ...extra].join(', ')})`;
 
 export const READ_STORES = {
   // Rows by BAN address: the SQL path's filter, its columns.
-  diagnosesAt: { table: 'diagnoses', select: `SELECT ban_id AS k, ${row(READ_COLUMNS.diagnosesAt)} AS v, date, number FROM fr_diagnoses WHERE NOT superseded`, order: 'k, date DESC, number' },
+  diagnosesAt: { tables: ['diagnoses'], select: `SELECT ban_id AS k, ${row(READ_COLUMNS.diagnosesAt)} AS v, date, number FROM fr_diagnoses WHERE NOT superseded`, order: 'k, date DESC, number' },
   // One row per parcel a sale names, with the commune and arrondissement the SQL path filters on.
-  salesOn: { table: 'sales', select: `SELECT unnest(parcels) AS k, ${row(READ_COLUMNS.salesOn, ['commune_code', 'arrondissement_code'])} AS v, date, id FROM fr_sales WHERE date >= DATE '2014-01-01'`, order: 'k, date DESC, id' },
-  owners: { table: 'property_events', select: `SELECT ref AS k, json_array(any_value(property_id)) AS v FROM fr_property_events GROUP BY ref HAVING count(DISTINCT property_id) = 1`, order: 'k' },
-  propertiesOf: { table: 'properties', select: `SELECT building_id AS k, ${row(READ_COLUMNS.propertiesOf)} AS v, last_event_on, id FROM fr_properties`, order: 'k, last_event_on DESC, id' },
-  eventsOf: { table: 'property_events', select: `SELECT property_id AS k, ${row(READ_COLUMNS.eventsOf)} AS v, date, event_id FROM fr_property_events`, order: 'k, date DESC, event_id' },
-  deeds: { table: 'sales', select: `SELECT id AS k, ${row(READ_COLUMNS.deeds)} AS v, date FROM fr_sales`, order: 'k, date DESC' },
-  diagnosesByNumber: { table: 'diagnoses', select: `SELECT number AS k, ${row(READ_COLUMNS.diagnosesByNumber)} AS v, date FROM fr_diagnoses`, order: 'k, date DESC' },
-  addressLabel: { table: 'addresses', select: `SELECT id AS k, json_array(label) AS v FROM fr_addresses`, order: 'k' },
+  salesOn: { tables: ['sales'], select: `SELECT unnest(parcels) AS k, ${row(READ_COLUMNS.salesOn, ['commune_code', 'arrondissement_code'])} AS v, date, id FROM fr_sales WHERE date >= DATE '2014-01-01'`, order: 'k, date DESC, id' },
+  owners: { tables: ['property_events'], select: `SELECT ref AS k, json_array(any_value(property_id)) AS v FROM fr_property_events GROUP BY ref HAVING count(DISTINCT property_id) = 1`, order: 'k' },
+  propertiesOf: { tables: ['properties'], select: `SELECT building_id AS k, ${row(READ_COLUMNS.propertiesOf)} AS v, last_event_on, id FROM fr_properties`, order: 'k, last_event_on DESC, id' },
+  eventsOf: { tables: ['property_events'], select: `SELECT property_id AS k, ${row(READ_COLUMNS.eventsOf)} AS v, date, event_id FROM fr_property_events`, order: 'k, date DESC, event_id' },
+  deeds: { tables: ['sales'], select: `SELECT id AS k, ${row(READ_COLUMNS.deeds)} AS v, date FROM fr_sales`, order: 'k, date DESC' },
+  diagnosesByNumber: { tables: ['diagnoses'], select: `SELECT number AS k, ${row(READ_COLUMNS.diagnosesByNumber)} AS v, date FROM fr_diagnoses`, order: 'k, date DESC' },
+  addressLabel: { tables: ['addresses'], select: `SELECT id AS k, json_array(label) AS v FROM fr_addresses`, order: 'k' },
   // The stores' views carry each row's file (read_parquet's filename).
-  buildingPartition: { table: 'buildings', select: `SELECT id AS k, json_array(parse_filename(filename, true)) AS v FROM fr_buildings`, order: 'k' },
+  buildingPartition: { tables: ['buildings'], select: `SELECT id AS k, json_array(parse_filename(filename, true)) AS v FROM fr_buildings`, order: 'k' },
+  // The cover by cell (cellKey), each row with its building's layer, extent and, on a border cell, outline:
+  // the areas reader's two queries (cover, then outlines) in one read.
+  buildingsAt: { tables: ['buildings', 'buildings_cells'], select: `SELECT lpad(hex(c.cell), 16, '0') AS k,
+      json_array(c.id, c.interior, b.layer, b.min_lng, b.min_lat, b.max_lng, b.max_lat, CASE WHEN c.interior THEN NULL ELSE b.geometry END) AS v, c.id
+    FROM fr_buildings_cells c JOIN fr_buildings b ON b.id = c.id`, order: 'k, id' },
 } as const satisfies Record<keyof BuildingReads, StoreSpec>;
+
+/** The key of a cover cell in the buildingsAt store: 16 upper-case hexadecimal digits (DuckDB's hex, zero-padded), sorting as the cells. */
+export const cellKey = (cell: bigint) => cell.toString(16).toUpperCase().padStart(16, '0');
 
 export type ReadStores = Partial<Record<keyof BuildingReads, KeyedStore>>;
 
@@ -148,5 +164,22 @@ export function storeReads(stores: ReadStores): BuildingReads {
     diagnosesByNumber: async (numbers) => rows<PropertyDiagnosisRow>('diagnosesByNumber', numbers).sort(byDateDesc((x) => x.number)),
     addressLabel: async (id) => ((stores.addressLabel?.get([id])[0] as string[] | undefined)?.[0] ?? null),
     buildingPartition: async (id) => (stores.buildingPartition ? ((stores.buildingPartition.get([id])[0] as string[] | undefined)?.[0] ?? null) : undefined),
+    buildingsAt: async (lng, lat) => {
+      if (!stores.buildingsAt) return [];
+      // As areasAtSql: an area interior on any of the point's cells contains it; on a border cell only, its outline is tested.
+      const met = new Map<string, { interior: boolean; layer: string; box: number[]; geometry: string | null }>();
+      for (const v of stores.buildingsAt.get(cellAndAncestors(lat, lng, ZONE_COVER_RES).map(cellKey)) as [string, boolean, string, number, number, number, number, string | null][]) {
+        const [id, interior, layer, ...rest] = v;
+        const m = met.get(id);
+        if (m) { m.interior ||= interior; m.geometry ??= rest[4]; } else met.set(id, { interior, layer, box: rest.slice(0, 4) as number[], geometry: rest[4] });
+      }
+      const hits: { id: string; layer: string }[] = [];
+      for (const [id, m] of met) {
+        // Outside the extent (boundary included) is outside the outline: its text is not parsed.
+        const [x0, y0, x1, y1] = m.box as [number, number, number, number];
+        if (m.interior || (lng >= x0 && lng <= x1 && lat >= y0 && lat <= y1 && m.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(m.geometry) as Polygon | MultiPolygon))) hits.push({ id, layer: m.layer });
+      }
+      return hits.sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1)).map((h) => h.id);
+    },
   };
 }

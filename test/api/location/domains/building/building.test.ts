@@ -123,7 +123,15 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
         await rentSurfaceOf(t.warehouse, p, index!), await rentSurfaceOf(t.warehouse, p, sql)]));
       // The record and point read from the building's own partition (the stores name it) and from every partition.
       expect(await buildingRecord(t.warehouse, id, index)).toEqual(await buildingRecord(t.warehouse, id, null));
-      expect(await buildingPoint(t.warehouse, id, index)).toEqual(await buildingPoint(t.warehouse, id, null));
+      const point = await buildingPoint(t.warehouse, id, null);
+      expect(await buildingPoint(t.warehouse, id, index)).toEqual(point);
+      // The buildings at its point and around it (inside, across its edges, outside), from the cover store and by the areas reader.
+      for (const [dx, dy] of [[0, 0], [0.00005, 0], [-0.00005, 0.00003], [0.0001, 0.0001], [0.0003, -0.0002]] as const) {
+        const at = [point!.longitude + dx, point!.latitude + dy] as const;
+        const fromStore = await index!.buildingsAt(...at);
+        expect(fromStore, `${id} ${at}`).toEqual(await sql.buildingsAt(...at));
+        if (dx === 0) expect(fromStore).toContain(id);
+      }
       return { fromIndex: await describeBuilding(deps(), id, record, 'fr', index), bySql: await describeBuilding(deps(), id, record, 'fr', null), props, described };
     };
     const results: Awaited<ReturnType<typeof both>>[] = [];
