@@ -44,6 +44,8 @@ function storeName(read: string, select: string, files: string[]): string {
   return `${read}-${h.digest('hex').slice(0, 24)}.jsonl`;
 }
 
+let builds = 0;
+
 /**
  * Opens the stores of the tables published, writing those missing (a table ingested since, or a
  * first start) in a DuckDB of its own with a bounded memory: the server's own DuckDB and heap
@@ -56,7 +58,9 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
   if (!firstFile) return null;
   const dir = o.dir ?? readStoresDir(dataDirOf(firstFile));
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.tmp-${process.pid}`);
+  // Unique per build: two warehouses of one process over one data folder may write at once.
+  const token = `${process.pid}-${++builds}`;
+  const tmp = join(dir, `.tmp-${token}`);
   let db: DuckDBInstance | null = null;
   const stores: ReadStores = {};
   const kept = new Set<string>();
@@ -81,7 +85,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
             await c.run(`CREATE OR REPLACE VIEW fr_${table} AS SELECT * FROM read_parquet([${filesOf(warehouse, table).map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
             viewed.add(table);
           }
-          const partial = join(dir, `.${name}.${process.pid}`);
+          const partial = join(dir, `.${name}.${token}`);
           await writeKeyedStore(c, spec.select, spec.order, partial);
           renameSync(partial, path);
         } finally { c.closeSync(); }
