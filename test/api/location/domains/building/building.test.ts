@@ -12,6 +12,7 @@ import { buildingIndexReady } from '../../../../../api/location/domains/building
 import { buildingRecord, describeBuilding, featureOf } from '../../../../../api/location/domains/building/fr.ts';
 import { describeProperty, propertiesOfBuilding, rentSurfaceOf } from '../../../../../api/location/domains/property/fr.ts';
 import { sqlReads } from '../../../../../api/location/domains/building/reads.ts';
+import { locationReady } from '../../../../../api/location/ready.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -111,6 +112,8 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
     const index = await buildingIndexReady(t.warehouse);
     expect(index).not.toBeNull();
     expect(index!.blocks).toBeGreaterThan(0);
+    // Ready once the stores are open (a load balancer waits for them: scans take seconds at national counts).
+    expect((await locationReady(t.warehouse)).waiting).not.toContain('fr.building reads');
     const sql = sqlReads(t.warehouse);
     const ids = await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') ORDER BY id`);
     let withSales = 0, withDiagnoses = 0, properties = 0, withEvents = 0;
