@@ -23,7 +23,7 @@ export interface BuildingIndex extends BuildingReads {
 }
 
 /** The stores' format: a change of the SELECTs or of the file layout writes them again. */
-const FORMAT = 'building-reads-3';
+const FORMAT = 'building-reads-4';
 /** DuckDB's memory while it sorts a table into a store (it spills to a temporary folder past it). */
 export const STORE_BUILD_MEMORY = '512MB';
 
@@ -86,8 +86,10 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
             viewed.add(table);
           }
           const partial = join(dir, `.${name}.${token}`);
-          await writeKeyedStore(c, spec.select, spec.order, partial);
-          renameSync(partial, path);
+          try {
+            await writeKeyedStore(c, spec.select, spec.order, partial);
+            renameSync(partial, path);
+          } finally { rmSync(partial, { force: true }); }
         } finally { c.closeSync(); }
       }
       stores[read] = openKeyedStore(path);
