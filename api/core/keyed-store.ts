@@ -88,7 +88,9 @@ export function openKeyedStore(path: string): KeyedStore {
     const hit = lineAfter(b * BLOCK_BYTES - 1);
     if (!hit) break;
     if (offsets.length > 0 && offsets[offsets.length - 1]! >= hit.offset) continue; // a line longer than a block
-    offsets.push(hit.offset); keys.push(hit.key);
+    // A copy of the key: a slice of the kilobyte decoded would keep it alive (V8 sliced strings), 590 MB
+    // for the 650,000 blocks of the national stores.
+    offsets.push(hit.offset); keys.push(Buffer.from(hit.key, 'utf8').toString('utf8'));
   }
   const rowsOf = (key: string): unknown[] => {
     // The last block whose first key is below the key: the key's rows start in it or at the next block.

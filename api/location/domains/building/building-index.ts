@@ -63,6 +63,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
   const tmp = join(dir, `.tmp-${token}`);
   let db: DuckDBInstance | null = null;
   const stores: ReadStores = {};
+  const written: [keyof typeof READ_STORES, string][] = [];
   const kept = new Set<string>();
   let rows = 0;
   try {
@@ -92,9 +93,12 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
           } finally { rmSync(partial, { force: true }); }
         } finally { c.closeSync(); }
       }
-      stores[read] = openKeyedStore(path);
+      written.push([read, path]);
       kept.add(name);
     }
+    // Opened once DuckDB is closed: its memory and the stores' block indexes do not add up.
+    db?.closeSync(); db = null;
+    for (const [read, path] of written) stores[read] = openKeyedStore(path);
     const counted = new Set(reads.flatMap((r) => READ_STORES[r].tables));
     for (const table of counted) {
       const files = filesOf(warehouse, table);
