@@ -18,6 +18,7 @@ import { benchDvfIngest, benchDvfReport } from './dvf.ts';
 import { benchZones, benchZonesMemory } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
 import { benchBuildingsNational } from './buildings-national.ts';
+import { benchBuildingReads } from './building-reads.ts';
 import { benchCadastre } from './cadastre.ts';
 import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
@@ -170,6 +171,11 @@ if (what === 'buildings' && args.includes('--departments')) {
   results.buildings_national = await benchBuildingsNational({ departments: opt('departments', 3), buildings: opt('buildings-per-department', 200_000), diagnoses: opt('diagnoses-per-department', 100_000), sales: opt('sales-per-department', 200_000) },
     { baseline: i >= 0 ? args[i + 1] : undefined, timeoutSeconds: opt('timeout', 3600), prefill: opt('prefill-departments', 0), propertiesPerDepartment: args.includes('--properties-per-department'), log: (s) => console.error(s) });
 } else if (what === 'buildings') results.buildings = await benchBuildings(opt('parcels', 200_000), opt('per-building', 5), opt('queries', 500), { cadastre: !args.includes('--no-cadastre'), salesPerBuilding: opt('sales-per-building', 0) });
+// building-reads: [--scale F] (of the national counts: 20 M buildings, 10 M diagnoses, 17.5 M sales; default 0.1) [--queries N] [--before REF] (default main) [--after REF] (default HEAD) [--keep DIR] (tables kept there, reused)
+if (what === 'building-reads') {
+  const arg = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
+  results.building_reads = await benchBuildingReads(opt('scale', 0.1), opt('queries', 500), { keep: arg('keep'), before: arg('before'), after: arg('after') }, (s) => console.error(s));
+}
 // cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--template FILE] (each commune a real commune file re-coded and shifted instead: Etalab's layout, one feature per line) [--manifest-entries N] (default 70,000; 0 skips) [--no-before] (skip the file-by-file run) [--baseline REF] (the folder run by the job of a git ref and by this tree, alternately) [--departments] (the files as two department folders: two fr.cadastre processes one after the other, then at once)
 if (what === 'cadastre') {
   const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };

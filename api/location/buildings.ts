@@ -1,7 +1,6 @@
 import type { Location } from '../../schemas/location.ts';
 import type { Warehouse } from '../core/warehouse.ts';
-import { areasAt } from './kinds/areas.ts';
-import { buildingIndexOf } from './domains/building/building-index.ts';
+import { buildingReadsOf } from './domains/building/building-index.ts';
 
 /** Tables of the buildings (written by fr.buildings). */
 export const BUILDING_TABLES = ['buildings', 'buildings_cells', 'building_links'];
@@ -16,8 +15,8 @@ export const BUILDING_PRECISIONS: readonly Location['precision'][] = ['input', '
  */
 export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'precision' | 'latitude' | 'longitude' | 'parcel'>): Promise<string | null> {
   if (!BUILDING_PRECISIONS.includes(l.precision) || !warehouse.has('fr', 'buildings')) return null;
-  const hit = (await areasAt(warehouse, 'fr', 'buildings', l.longitude, l.latitude))[0];
-  if (hit) return hit.id;
+  const hit = (await buildingReadsOf(warehouse).buildingsAt(l.longitude, l.latitude))[0];
+  if (hit) return hit;
   if (l.parcel && 'id' in l.parcel && warehouse.has('fr', 'building_links')) {
     const rows = await warehouse.query<{ building_id: string }>(`SELECT DISTINCT building_id FROM fr_building_links WHERE kind = 'parcel' AND key = $1`, [l.parcel.id]);
     if (rows.length === 1) return rows[0]!.building_id;
@@ -31,7 +30,5 @@ export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'prec
  */
 export async function propertyIdsOf(warehouse: Warehouse, buildingId: string): Promise<string[]> {
   if (!warehouse.has('fr', 'properties')) return [];
-  const index = buildingIndexOf(warehouse);
-  if (index) return index.properties(buildingId).map((p) => p.id);
-  return (await warehouse.query<{ id: string }>(`SELECT id FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId])).map((r) => r.id);
+  return (await buildingReadsOf(warehouse).propertiesOf(buildingId)).map((p) => p.id);
 }

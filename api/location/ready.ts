@@ -2,6 +2,7 @@ import { COUNTRIES } from '../../datasets/countries.ts';
 import type { Manifests } from '../core/manifests.ts';
 import type { Warehouse } from '../core/warehouse.ts';
 import { salesIndexReady } from './domains/market/sales-index.ts';
+import { buildingIndexReady } from './domains/building/building-index.ts';
 import { addressIndexReady } from './search/address-index.ts';
 import { zoneIndexReady } from './zones/zone-index.ts';
 import { zoneValuesIndexReady } from './kinds/zone-values-index.ts';
@@ -22,6 +23,8 @@ export async function locationReady(warehouse: Warehouse): Promise<{ ready: bool
     if (warehouse.has(c, 'zone_values') && !(await settled(zoneValuesIndexReady(warehouse, c, 'zone_values')))) waiting.push(`${c}.zone_values index`);
   }
   if (warehouse.has('fr', 'sales') && !(await settled(salesIndexReady(warehouse)))) waiting.push('fr.sales index');
+  // Until the building reads' stores are open, a report's building and property are scans (seconds at national counts).
+  if (warehouse.has('fr', 'buildings') && !(await settled(buildingIndexReady(warehouse)))) waiting.push('fr.building reads');
   return { ready: waiting.length === 0, waiting };
 }
 

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { booleanPointInPolygon } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { quotedString, type DuckDBValue } from '@duckdb/node-api';
@@ -32,6 +33,20 @@ export async function areasAt(warehouse: Warehouse, country: Country, table: str
   return areasAtSql(warehouse, country, table, lng, lat, cells);
 }
 
+/**
+ * The outline files of the cover files hit: the areas writer writes an area and its cover to
+ * partitions of one name (AreasWriter), so an area met in `<table>_cells/<p>.parquet` is in
+ * `<table>/<p>.parquet`. Why: the outlines are sorted by id, and an id probed in each of a
+ * hundred department files decompresses a row group of outlines in each. Null (every file read)
+ * when a cover file has no outline file of its name.
+ */
+function areaFilesOf(warehouse: Warehouse, country: Country, table: string, coverFiles: string[]): string | null {
+  const byName = new Map((warehouse.filesOf?.(country, table) ?? []).map((f) => [basename(f), f]));
+  const hit = coverFiles.map((f) => byName.get(basename(f)));
+  if (hit.length === 0 || hit.some((f) => f === undefined)) return null;
+  return `read_parquet(${list([...new Set(hit as string[])])}, union_by_name = true, hive_partitioning = false)`;
+}
+
 /** The DuckDB path: before the index is built, above its memory budget, and as its reference in tests. */
 export async function areasAtSql(warehouse: Warehouse, country: Country, table: string, lng: number, lat: number, cells = cellAndAncestors(lat, lng, ZONE_COVER_RES)): Promise<AreaHit[]> {
   const cellsTable = areaCellsTable(table);
@@ -52,7 +67,7 @@ export async function areasAtSql(warehouse: Warehouse, country: Country, table: 
   const isInterior = inner.length === 0 ? 'false' : `id IN (${inner.map((_, i) => `$${i + 1}`).join(', ')})`;
   const rows = await warehouse.query<{ id: string; layer: string; attributes: string | null; source: string; geometry: string | null }>(
     `SELECT id, layer, attributes, source, CASE WHEN ${isInterior} THEN NULL ELSE geometry END AS geometry
-     FROM ${country}_${table} WHERE id IN (${ids.map((_, i) => `$${inner.length + i + 1}`).join(', ')})`, params,
+     FROM ${areaFilesOf(warehouse, country, table, files) ?? `${country}_${table}`} WHERE id IN (${ids.map((_, i) => `$${inner.length + i + 1}`).join(', ')})`, params,
   );
   return rows
     .filter((r) => interior.has(r.id) || (r.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(r.geometry) as Polygon | MultiPolygon)))

@@ -1,117 +1,156 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import type { Warehouse } from '../../../core/warehouse.ts';
+import { openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../core/keyed-store.ts';
 import { indexCache } from '../../search/warehouse-index.ts';
+import { READ_STORES, sqlReads, storeReads, type BuildingReads, type ReadStores } from './reads.ts';
 
-/** A diagnosis as the building serves it (energy_diagnoses[] and the Features' alternatives). */
-export type BuildingDiagnosisRow = { number: string; date: string; energy_class: string | null; energy_per_m2: number | null; surface: number | null; floor: number | null; construction_year: number | null; building_levels: number | null; building_dwellings: number | null };
-/** A sale as the building serves it (sales[]). */
-export type BuildingSaleRow = { id: string; date: string; lots: string | null; property_type: 'apartment' | 'house' | 'other'; rooms: number | null; surface: number | null; price: number | null; price_per_m2: number | null };
+export type { BuildingDiagnosisRow, BuildingSaleRow, PropertyRow as BuildingPropertyRow } from './reads.ts';
 
 /**
- * What a building report reads besides its record, by the keys it reads them by: the diagnoses
- * of a BAN address (replaced ones left out), the sales since 2014 of a parcel, the one property an
- * event is attached to, the properties of a building. Without it each report scans fr/diagnoses, fr/sales and
- * fr/property_events (sorted by cell and by property, not by these keys).
+ * The building and property reads answered from key-sorted stores (reads.ts, core/keyed-store.ts)
+ * instead of scans of fr/diagnoses, fr/sales, fr/property_events, fr/properties and fr/addresses,
+ * which are sorted by cell, number or property, not by the keys a report reads them by.
  */
-export interface BuildingIndex {
-  diagnoses(banIds: readonly string[]): BuildingDiagnosisRow[];
-  sales(parcels: readonly string[]): BuildingSaleRow[];
-  owner(ref: string): string | undefined;
-  /** The properties of a building, most recently active first (fr.properties). */
-  properties(buildingId: string): BuildingPropertyRow[];
+export interface BuildingIndex extends BuildingReads {
+  /** Rows of the source tables the stores were written from. */
   readonly rows: number;
+  /** Bytes of the stores on disk, and blocks held in memory (one key and offset each). */
+  readonly bytes: number;
+  readonly blocks: number;
 }
 
-/** A property as the building's list and the property domain read it. */
-export type BuildingPropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
+/** The stores' format: a change of the SELECTs or of the file layout writes them again. */
+const FORMAT = 'building-reads-4';
+/** DuckDB's memory while it sorts a table into a store (it spills to a temporary folder past it). */
+export const STORE_BUILD_MEMORY = '512MB';
 
-/** Rows past which the index is not built (the DuckDB path answers): about 1.5 GB of heap, a few large departments. */
-export const BUILDING_INDEX_MAX_ROWS = 6_000_000;
-
-const byDateDesc = <T extends { date: string }>(key: (x: T) => string) => (a: T, b: T) => (a.date > b.date ? -1 : a.date < b.date ? 1 : key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
-
-async function count(warehouse: Warehouse, sql: string): Promise<number> {
-  return Number((await warehouse.query<{ n: bigint }>(sql))[0]!.n);
+/** Where the stores live: <dataDir>/.index/fr/building-reads/, beside the address index's segments. */
+export function readStoresDir(dataDir: string): string {
+  return join(dataDir, '.index', 'fr', 'building-reads');
 }
 
-/** Reads the three tables into maps by key; null when none is published or they are past the budget. */
-export async function buildBuildingIndex(warehouse: Warehouse, maxRows = BUILDING_INDEX_MAX_ROWS): Promise<BuildingIndex | null> {
-  const [d, s, e, p] = [warehouse.has('fr', 'diagnoses'), warehouse.has('fr', 'sales'), warehouse.has('fr', 'property_events'), warehouse.has('fr', 'properties')];
-  if (!d && !s) return null;
-  const total = (d ? await count(warehouse, 'SELECT count(*) AS n FROM fr_diagnoses') : 0) + (s ? await count(warehouse, 'SELECT count(*) AS n FROM fr_sales') : 0)
-    + (e ? await count(warehouse, 'SELECT count(*) AS n FROM fr_property_events') : 0) + (p ? await count(warehouse, 'SELECT count(*) AS n FROM fr_properties') : 0);
-  if (total > maxRows) return null;
-  const diagnoses = new Map<string, BuildingDiagnosisRow[]>();
-  if (d) {
-    await warehouse.scan(`SELECT ban_id, number, strftime(date, '%Y-%m-%d') AS date, energy_class, energy_per_m2, surface, floor, construction_year, building_levels, building_dwellings
-      FROM fr_diagnoses WHERE NOT superseded AND ban_id IS NOT NULL`, (c) => {
-      for (let i = 0; i < c[0]!.length; i++) {
-        const ban = c[0]![i] as string;
-        const row: BuildingDiagnosisRow = { number: c[1]![i] as string, date: c[2]![i] as string, energy_class: c[3]![i] as string | null, energy_per_m2: c[4]![i] as number | null,
-          surface: c[5]![i] as number | null, floor: c[6]![i] as number | null, construction_year: c[7]![i] as number | null, building_levels: c[8]![i] as number | null, building_dwellings: c[9]![i] as number | null };
-        const list = diagnoses.get(ban);
-        if (list) list.push(row); else diagnoses.set(ban, [row]);
-      }
-    });
-  }
-  const sales = new Map<string, BuildingSaleRow[]>();
-  if (s) {
-    await warehouse.scan(`SELECT array_to_string(parcels, '|') AS parcels, id, strftime(date, '%Y-%m-%d') AS date, array_to_string(lots, '|') AS lots, property_type, rooms, surface, price, price_per_m2
-      FROM fr_sales WHERE date >= DATE '2014-01-01'`, (c) => {
-      for (let i = 0; i < c[0]!.length; i++) {
-        const row: BuildingSaleRow = { id: c[1]![i] as string, date: c[2]![i] as string, lots: c[3]![i] as string | null, property_type: c[4]![i] as BuildingSaleRow['property_type'],
-          rooms: c[5]![i] as number | null, surface: c[6]![i] as number | null, price: c[7]![i] as number | null, price_per_m2: c[8]![i] as number | null };
-        for (const p of (c[0]![i] as string).split('|')) {
-          if (p === '') continue;
-          const list = sales.get(p);
-          if (list) list.push(row); else sales.set(p, [row]);
+/** <dataDir> of a table file <dataDir>/tables/<table>/country=<cc>/<partition>.parquet (schemas/tables/layout.ts). */
+const dataDirOf = (file: string) => dirname(dirname(dirname(dirname(file))));
+
+const filesOf = (warehouse: Warehouse, table: string) => (warehouse.filesOf?.('fr', table) ?? warehouse.filesWithCells('fr', table, 0n, 2n ** 64n - 1n)).slice().sort();
+
+/** A store's name for the files it is written from (name, size, modification time of each) and its SELECT: an unchanged table reuses it. */
+function storeName(read: string, select: string, files: string[]): string {
+  const h = createHash('sha256').update(`${FORMAT}\0${select}\0`);
+  for (const f of files) { const s = statSync(f); h.update(`${basename(f)}:${s.size}:${s.mtimeMs}\0`); }
+  return `${read}-${h.digest('hex').slice(0, 24)}.jsonl`;
+}
+
+let builds = 0;
+
+/**
+ * Opens the stores of the tables published, writing those missing (a table ingested since, or a
+ * first start) in a DuckDB of its own with a bounded memory: the server's own DuckDB and heap
+ * hold none of the rows. Stores of earlier files are removed.
+ */
+export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string; memory?: string } = {}): Promise<BuildingIndex | null> {
+  const reads = (Object.keys(READ_STORES) as (keyof typeof READ_STORES)[]).filter((r) => READ_STORES[r].tables.every((t) => warehouse.has('fr', t)));
+  if (reads.length === 0) return null;
+  const firstFile = filesOf(warehouse, READ_STORES[reads[0]!].tables[0]!)[0];
+  if (!firstFile) return null;
+  const dir = o.dir ?? readStoresDir(dataDirOf(firstFile));
+  mkdirSync(dir, { recursive: true });
+  // Unique per build: two warehouses of one process over one data folder may write at once.
+  const token = `${process.pid}-${++builds}`;
+  const tmp = join(dir, `.tmp-${token}`);
+  let db: DuckDBInstance | null = null;
+  const stores: ReadStores = {};
+  const written: [keyof typeof READ_STORES, string][] = [];
+  const kept = new Set<string>();
+  let rows = 0;
+  try {
+    const viewed = new Set<string>();
+    for (const read of reads) {
+      const spec = READ_STORES[read];
+      const files = spec.tables.flatMap((t) => filesOf(warehouse, t));
+      if (spec.tables.some((t) => filesOf(warehouse, t).length === 0)) continue;
+      const name = storeName(read, `${spec.select} ORDER BY ${spec.order}`, files);
+      const path = join(dir, name);
+      if (!existsSync(path)) {
+        if (!db) {
+          rmSync(tmp, { recursive: true, force: true });
+          mkdirSync(tmp, { recursive: true });
+          db = await DuckDBInstance.create(':memory:', { memory_limit: o.memory ?? STORE_BUILD_MEMORY, threads: '2', temp_directory: tmp });
         }
+        const c = await db.connect();
+        try {
+          for (const table of spec.tables.filter((t) => !viewed.has(t))) {
+            await c.run(`CREATE OR REPLACE VIEW fr_${table} AS SELECT * FROM read_parquet([${filesOf(warehouse, table).map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
+            viewed.add(table);
+          }
+          const partial = join(dir, `.${name}.${token}`);
+          try {
+            await writeKeyedStore(c, spec.select, spec.order, partial);
+            renameSync(partial, path);
+          } finally { rmSync(partial, { force: true }); }
+        } finally { c.closeSync(); }
       }
-    });
+      written.push([read, path]);
+      kept.add(name);
+    }
+    // Opened once DuckDB is closed: its memory and the stores' block indexes do not add up.
+    db?.closeSync(); db = null;
+    for (const [read, path] of written) stores[read] = openKeyedStore(path);
+    const counted = new Set(reads.flatMap((r) => READ_STORES[r].tables));
+    for (const table of counted) {
+      const files = filesOf(warehouse, table);
+      if (files.length > 0) rows += Number((await warehouse.query<{ n: bigint }>(`SELECT sum(num_rows)::BIGINT AS n FROM parquet_file_metadata([${files.map(quotedString).join(', ')}])`))[0]!.n);
+    }
+  } catch (e) {
+    for (const s of Object.values(stores)) s.close();
+    throw e;
+  } finally {
+    db?.closeSync();
+    rmSync(tmp, { recursive: true, force: true });
   }
-  const owners = new Map<string, string>();
-  if (e) {
-    // A deed split into several properties (one per dwelling) names none of them as a whole.
-    await warehouse.scan(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events GROUP BY ref HAVING count(DISTINCT property_id) = 1`, (c) => {
-      for (let i = 0; i < c[0]!.length; i++) owners.set(c[0]![i] as string, c[1]![i] as string);
-    });
-  }
-  const properties = new Map<string, BuildingPropertyRow[]>();
-  if (p) {
-    await warehouse.scan(`SELECT id, building_id, type, lot, parcel, floor, living_area_m2, rooms, strftime(last_event_on, '%Y-%m-%d') AS last_event_on
-      FROM fr_properties WHERE building_id IS NOT NULL ORDER BY last_event_on DESC, id`, (c) => {
-      for (let i = 0; i < c[0]!.length; i++) {
-        const row: BuildingPropertyRow = { id: c[0]![i] as string, building_id: c[1]![i] as string, type: c[2]![i] as BuildingPropertyRow['type'], lot: c[3]![i] as string | null,
-          parcel: c[4]![i] as string | null, floor: c[5]![i] as number | null, living_area_m2: c[6]![i] as number | null, rooms: c[7]![i] as number | null, last_event_on: c[8]![i] as string };
-        const list = properties.get(row.building_id!);
-        if (list) list.push(row); else properties.set(row.building_id!, [row]);
-      }
-    });
-  }
-  const diagnosisOrder = byDateDesc<BuildingDiagnosisRow>((x) => x.number);
-  const saleOrder = byDateDesc<BuildingSaleRow>((x) => x.id);
-  return {
-    rows: total,
-    diagnoses: (banIds) => {
-      const seen = new Set<string>();
-      return banIds.flatMap((b) => diagnoses.get(b) ?? []).filter((x) => !seen.has(x.number) && seen.add(x.number)).sort(diagnosisOrder);
-    },
-    sales: (parcels) => {
-      const seen = new Set<string>();
-      return parcels.flatMap((p) => sales.get(p) ?? []).filter((x) => !seen.has(x.id) && seen.add(x.id)).sort(saleOrder);
-    },
-    owner: (ref) => owners.get(ref),
-    properties: (buildingId) => (p ? properties.get(buildingId) ?? [] : []),
-  };
+  // Stores of earlier files: an open one stays readable by its holder until closed.
+  for (const f of readdirSync(dir)) if (f.endsWith('.jsonl') && !kept.has(f) && !f.startsWith('.')) rmSync(join(dir, f), { force: true });
+  const all = Object.values(stores) as KeyedStore[];
+  retire(warehouse, all);
+  return { ...storeReads(stores), rows, bytes: all.reduce((s, x) => s + x.bytes, 0), blocks: all.reduce((s, x) => s + x.blocks, 0) };
 }
 
-const cache = indexCache<BuildingIndex>(['diagnoses', 'sales', 'property_events', 'properties'], (warehouse) => buildBuildingIndex(warehouse));
+/** Stores of each warehouse's previous index, closed a while after the next one is made: a report under way keeps reading them. */
+const previous = new WeakMap<Warehouse, KeyedStore[]>();
+function retire(warehouse: Warehouse, next: KeyedStore[]) {
+  const old = previous.get(warehouse);
+  previous.set(warehouse, next);
+  if (old) setTimeout(() => { for (const s of old) s.close(); }, 60_000).unref();
+}
 
-/** The index of the current files, built in the background on first use after a refresh that changed them; null meanwhile (the SQL path answers the same). */
+const cache = indexCache<BuildingIndex>([...new Set(Object.values(READ_STORES).flatMap((s) => s.tables))], (warehouse) => buildBuildingIndex(warehouse));
+
+/** The stores of the current files, opened (or written) in the background on first use after a refresh that changed them; null meanwhile (the SQL path answers the same). */
 export function buildingIndexOf(warehouse: Warehouse): BuildingIndex | null {
   return cache.of(warehouse, 'fr');
 }
 
-/** Resolves when the current index is built (null: no table, or over budget). */
+/** Resolves when the current stores are open (null: no table, or the build failed). */
 export function buildingIndexReady(warehouse: Warehouse): Promise<BuildingIndex | null> {
   return cache.ready(warehouse, 'fr');
+}
+
+/** The reads of a report: the stores once open, else SQL. */
+export function buildingReadsOf(warehouse: Warehouse, index: BuildingIndex | null = buildingIndexOf(warehouse)): BuildingReads {
+  return index ?? sqlReads(warehouse);
+}
+
+/**
+ * Where a building's record is read: its own partition's file when the stores know it (the
+ * records are sorted by id in each department's file, so an id probed in every file decompresses
+ * a row group of records in each), every file otherwise; null when the stores know no such building.
+ */
+export async function buildingsFrom(warehouse: Warehouse, id: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<string | null> {
+  const partition = index ? await index.buildingPartition(id) : undefined;
+  if (partition === null) return null;
+  const file = partition === undefined ? undefined : filesOf(warehouse, 'buildings').find((f) => basename(f) === `${partition}.parquet`);
+  return file ? `read_parquet(${quotedString(file)}, union_by_name = true, hive_partitioning = false)` : 'fr_buildings';
 }

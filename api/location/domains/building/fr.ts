@@ -6,7 +6,7 @@ import { BuildingAttributes } from '../../../../schemas/tables/buildings.ts';
 import { COPRO_ATTACHMENTS, type CoproAttachment } from '../../../../schemas/tables/copro.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { BUILDING_PRECISIONS } from '../../buildings.ts';
-import { buildingIndexOf, type BuildingDiagnosisRow, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
+import { buildingIndexOf, buildingReadsOf, buildingsFrom, type BuildingIndex } from './building-index.ts';
 import { protectedAreaOf } from './protected-area.ts';
 import type { Resolved, Resolver } from '../types.ts';
 import { placeFields, type BuildingDeps } from './place.ts';
@@ -30,9 +30,6 @@ function electricitySeries(years: BuildingAttributes['electricity_per_meter']): 
   const change = (back: number) => { const v = byYear.get(lastYear - back); return v === undefined || v === 0 ? null : Math.round(((last.value - v) / v) * 1000) / 10; };
   return { unit: 'kWh/year', zone: null, points, changes: { '1y': change(1), '5y': change(5), since_start: points.length > 1 ? change(lastYear - Number(points[0]!.period.start.slice(0, 4))) : null } };
 }
-
-type DiagnosisRow = BuildingDiagnosisRow;
-type SaleRow = BuildingSaleRow;
 
 type CoproDbRow = { registration_number: string; attachment: 'sure' | 'probable'; attachment_reason: CoproAttachment; name: string | null; registered_on: string | null; regulation_on: string | null;
   construction_period: string | null; lots_total: number | null; lots_dwellings: number | null; lots_parking: number | null; manager_type: string | null; manager_name: string | null;
@@ -76,38 +73,27 @@ export function featureOf(record: { value: number | string; document: { type: 'b
 }
 
 /** The building's record, or null when the id is not a building served here. */
-export async function buildingRecord(warehouse: Warehouse, id: string): Promise<BuildingAttributes | null> {
+export async function buildingRecord(warehouse: Warehouse, id: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<BuildingAttributes | null> {
   if (!warehouse.has('fr', 'buildings')) return null;
-  const rows = await warehouse.query<{ attributes: string }>(`SELECT attributes FROM fr_buildings WHERE id = $1 LIMIT 1`, [id]);
+  const from = await buildingsFrom(warehouse, id, index);
+  if (!from) return null;
+  const rows = await warehouse.query<{ attributes: string }>(`SELECT attributes FROM ${from} WHERE id = $1 LIMIT 1`, [id]);
   return rows[0] ? BuildingAttributes.parse(JSON.parse(rows[0].attributes)) : null;
 }
 
 /**
  * data.building of one building (spec 2.7), from its record, its diagnoses (by BAN address) and its
- * sales (by parcel): from the in-memory building index once built, else by SQL (same answers).
+ * sales (by parcel): from the key-sorted stores once open, else by SQL (same answers).
  */
 export async function describeBuilding(deps: BuildingDeps, id: string, a: BuildingAttributes, locale: Locale, index: BuildingIndex | null = buildingIndexOf(deps.warehouse)): Promise<Resolved> {
   const { warehouse } = deps;
   const missing: Missing = {};
   const warnings: Warning[] = [];
-  const list = (xs: string[]) => xs.join('|');
-  const diagnoses = index ? index.diagnoses(a.address_ids) : a.address_ids.length > 0 && warehouse.has('fr', 'diagnoses')
-    ? await warehouse.query<DiagnosisRow>(
-      `SELECT number, strftime(date, '%Y-%m-%d') AS date, energy_class, energy_per_m2, surface, floor, construction_year, building_levels, building_dwellings
-       FROM fr_diagnoses WHERE NOT superseded AND list_contains(string_split($1, '|'), ban_id) ORDER BY date DESC, number`, [list(a.address_ids)])
-    : [];
-  const sales = index ? index.sales(a.parcels) : a.parcels.length > 0 && warehouse.has('fr', 'sales')
-    ? await warehouse.query<SaleRow>(
-      `SELECT id, strftime(date, '%Y-%m-%d') AS date, array_to_string(lots, '|') AS lots, property_type, rooms, surface, price, price_per_m2 FROM fr_sales
-       WHERE (commune_code = $2 OR arrondissement_code = $2) AND list_has_any(parcels, string_split($1, '|')) AND date >= DATE '2014-01-01'
-       ORDER BY date DESC, id`, [list(a.parcels), a.parcels[0]!.slice(0, 5)])
-    : [];
+  const reads = buildingReadsOf(warehouse, index);
+  const diagnoses = await reads.diagnosesAt(a.address_ids);
+  const sales = await reads.salesOn(a.parcels);
   // The property each sale and diagnosis is attached to (fr.properties), when it is.
-  const refs = [...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)];
-  const owner = index ? new Map(refs.flatMap((r) => { const o = index.owner(r); return o === undefined ? [] : [[r, o] as [string, string]]; })) : new Map(refs.length > 0 && warehouse.has('fr', 'property_events')
-    // A deed split into several properties (one per dwelling: part) names none of them as a whole.
-    ? (await warehouse.query<{ ref: string; property_id: string }>(`SELECT ref, any_value(property_id) AS property_id FROM fr_property_events WHERE list_contains(string_split($1, '|'), ref) GROUP BY ref HAVING count(DISTINCT property_id) = 1`, [refs.join('|')])).map((r) => [r.ref, r.property_id])
-    : []);
+  const owner = await reads.owners([...sales.map((x) => x.id), ...diagnoses.map((d) => d.number)]);
   const fromDiagnoses = (k: 'construction_year' | 'building_levels' | 'building_dwellings') => diagnoses.filter((d) => d[k] !== null).map((d) => ({ value: d[k]!, date: d.date }));
   const copro = warehouse.has('fr', 'copro') ? await coproOf(warehouse, id, locale) : null;
   // The registry's dwelling lots (spec 2.5 document copro_registry): an alternative to the dwellings the building record counts.
@@ -115,7 +101,7 @@ export async function describeBuilding(deps: BuildingDeps, id: string, a: Buildi
   const protectedArea = await protectedAreaOf(warehouse, id);
   const building: FrBuilding = {
     status: 'ok', id, type: a.type,
-    address: a.address_ids[0] && warehouse.has('fr', 'addresses') ? (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [a.address_ids[0]]))[0]?.label ?? null : null,
+    address: a.address_ids[0] ? await reads.addressLabel(a.address_ids[0]) : null,
     construction_year: featureOf(a.construction_year, fromDiagnoses('construction_year'), null),
     levels: featureOf(a.levels, fromDiagnoses('building_levels'), 'count'),
     dwellings: featureOf(a.dwellings, fromDiagnoses('building_dwellings'), 'count', registryDwellings),

@@ -9,7 +9,7 @@ import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { FrBuilding } from '../../../../schemas/building.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Manifests } from '../../../core/manifests.ts';
-import type { BuildingSaleRow } from './building-index.ts';
+import { buildingIndexOf, buildingsFrom, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
 import { buildingMarket } from './market.ts';
 import { buildingRisks } from './risks.ts';
 
@@ -60,8 +60,10 @@ export function footprintPoint(footprint: Polygon | MultiPolygon): [number, numb
 }
 
 /** The building's point (footprintPoint of its RNB footprint), or null when the building has no footprint row. */
-export async function buildingPoint(warehouse: Warehouse, id: string): Promise<{ latitude: number; longitude: number } | null> {
-  const [row] = await warehouse.query<{ geometry: string }>(`SELECT geometry FROM fr_buildings WHERE id = $1 LIMIT 1`, [id]);
+export async function buildingPoint(warehouse: Warehouse, id: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<{ latitude: number; longitude: number } | null> {
+  const from = await buildingsFrom(warehouse, id, index);
+  if (!from) return null;
+  const [row] = await warehouse.query<{ geometry: string }>(`SELECT geometry FROM ${from} WHERE id = $1 LIMIT 1`, [id]);
   if (!row) return null;
   const [longitude, latitude] = footprintPoint(JSON.parse(row.geometry) as Polygon | MultiPolygon);
   return { latitude, longitude };

@@ -9,25 +9,24 @@ import { BUILDING_PRECISIONS } from '../../buildings.ts';
 import type { Resolved, Resolver, ResolveContext } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
-import { buildingIndexOf, type BuildingIndex } from '../building/building-index.ts';
+import { buildingReadsOf } from '../building/building-index.ts';
+import { READ_COLUMNS, selectList, type BuildingReads, type DeedRow, type EventRow as ReadEventRow, type PropertyDiagnosisRow, type PropertyRow as ReadPropertyRow } from '../building/reads.ts';
 import { irisMedian24m, percentDifference } from '../market/indicators.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
-export type PropertyRow = { id: string; building_id: string | null; type: 'apartment' | 'house'; lot: string | null; parcel: string | null; floor: number | null; living_area_m2: number | null; rooms: number | null; last_event_on: string };
-type EventRow = { event_id: string; type: 'sale' | 'energy_diagnosis'; date: string; level: 'sure' | 'probable'; reason: AttachmentReason; ref: string; part: string | null };
-type SaleRow = { id: string; date: string; price: number | null; price_per_m2: number | null; surface: number | null; rooms: number | null; market_sale: boolean; outbuildings: number; property_type: string; address: string | null;
-  iris_code: string | null; arrondissement_code: string | null; commune_code: string; department_code: string; region_code: string | null; dwellings: number; carrez_area: number | null; units: string | null };
+export type PropertyRow = ReadPropertyRow;
+type EventRow = ReadEventRow & { reason: AttachmentReason };
+type SaleRow = DeedRow;
 /** A sale as it concerns one property: the deed, or its unit when the deed sold several dwellings (price the deed's). */
 type PropertySale = SaleRow & { deedDwellings: number | null; carrez: number | null };
-type DiagRow = { number: string; date: string; scheme: string; energy_class: string | null; energy_per_m2: number | null; climate_class: string | null; climate_per_m2: number | null; surface: number | null; floor: number | null; heating_energy: string | null; heating_system: string | null; address: string | null };
+type DiagRow = PropertyDiagnosisRow;
 
-const PROPERTY_COLS = `id, building_id, type, lot, parcel, floor, living_area_m2, rooms, strftime(last_event_on, '%Y-%m-%d') AS last_event_on`;
+const PROPERTY_COLS = selectList(READ_COLUMNS.propertiesOf);
 
-/** The properties of a building, most recently active first. */
-export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string, index: BuildingIndex | null = buildingIndexOf(warehouse)): Promise<PropertyRow[]> {
+/** The properties of a building, most recently active first (from the building reads' stores once open, else SQL). */
+export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string, reads: BuildingReads = buildingReadsOf(warehouse)): Promise<PropertyRow[]> {
   if (!warehouse.has('fr', 'properties')) return [];
-  if (index) return index.properties(buildingId);
-  return warehouse.query<PropertyRow>(`SELECT ${PROPERTY_COLS} FROM fr_properties WHERE building_id = $1 ORDER BY last_event_on DESC, id`, [buildingId]);
+  return reads.propertiesOf(buildingId);
 }
 
 export async function propertyRecord(warehouse: Warehouse, id: string): Promise<PropertyRow | null> {
@@ -92,21 +91,16 @@ export function storyOf(type: 'apartment' | 'house', sales: { date: string; pric
   return parts.length === 0 ? null : `${parts.join('; ')}.`;
 }
 
-/** data.property of one property (spec 2.8). */
-export async function describeProperty(warehouse: Warehouse, clock: Clock, p: PropertyRow, locale: Locale): Promise<Resolved> {
+/** data.property of one property (spec 2.8): its events, deeds and diagnoses from the building reads' stores once open, else SQL (same answers). */
+export async function describeProperty(warehouse: Warehouse, clock: Clock, p: PropertyRow, locale: Locale, reads: BuildingReads = buildingReadsOf(warehouse)): Promise<Resolved> {
   const missing: Missing = {};
   const warnings: Warning[] = [];
-  const events = await warehouse.query<EventRow>(`SELECT event_id, type, strftime(date, '%Y-%m-%d') AS date, level, reason, ref, part FROM fr_property_events WHERE property_id = $1 ORDER BY date DESC, event_id`, [p.id]);
+  const events = await reads.eventsOf(p.id) as EventRow[];
   const saleIds = events.filter((e) => e.type === 'sale').map((e) => e.ref);
   const dpeIds = events.filter((e) => e.type === 'energy_diagnosis').map((e) => e.ref);
-  const deeds = saleIds.length > 0 && warehouse.has('fr', 'sales') ? await warehouse.query<SaleRow>(
-    `SELECT id, strftime(date, '%Y-%m-%d') AS date, price, price_per_m2, surface, rooms, market_sale, outbuildings, property_type, address, iris_code, arrondissement_code, commune_code, department_code, region_code,
-       dwellings, carrez_area, to_json(units)::VARCHAR AS units
-     FROM fr_sales WHERE list_contains(string_split($1, '|'), id) ORDER BY date DESC, id`, [saleIds.join('|')]) : [];
+  const deeds = await reads.deeds(saleIds);
   const sales = deeds.map((s) => asPropertySale(s, events.find((e) => e.type === 'sale' && e.ref === s.id)?.part ?? null));
-  const diags = dpeIds.length > 0 && warehouse.has('fr', 'diagnoses') ? await warehouse.query<DiagRow>(
-    `SELECT number, strftime(date, '%Y-%m-%d') AS date, scheme, energy_class, energy_per_m2, climate_class, climate_per_m2, surface, floor, heating_energy, heating_system, address
-     FROM fr_diagnoses WHERE list_contains(string_split($1, '|'), number) ORDER BY date DESC, number`, [dpeIds.join('|')]) : [];
+  const diags = await reads.diagnosesByNumber(dpeIds);
   const saleOf = new Map(sales.map((s) => [s.id, s])), diagOf = new Map(diags.map((d) => [d.number, d]));
   // Prices of a deed of several dwellings are not this property's: no price per m², no value from them.
   const ownPrice = (s: PropertySale) => (s.deedDwellings === null ? s.price : null);
@@ -142,7 +136,7 @@ export async function describeProperty(warehouse: Warehouse, clock: Clock, p: Pr
     if (median !== null) vs = percentDifference(value.value.value / valued.surface, median);
   }
   if (vs === null) missing.vs_sublocality_level2 = value.value ? 'insufficient_sample' : missing.value_today ?? 'not_found';
-  const others = p.building_id ? (await propertiesOfBuilding(warehouse, p.building_id)).filter((o) => o.id !== p.id) : [];
+  const others = p.building_id ? (await propertiesOfBuilding(warehouse, p.building_id, reads)).filter((o) => o.id !== p.id) : [];
   const property: FrProperty = {
     status: 'ok', id: p.id, building_id: p.building_id, type: p.type, address: lastSale?.address ?? d0?.address ?? null, lot: p.lot,
     living_area_m2: feature(areas, 'm2'), carrez_area_m2: feature(sales.filter((s) => s.carrez !== null).map((s) => ({ value: s.carrez!, type: 'sale' as const, date: s.date })), 'm2'),
@@ -184,11 +178,12 @@ export async function reportProperty(deps: { warehouse: Warehouse }, ctx: { loca
 }
 
 /** The surface of a property a rent per m² applies to: its latest diagnosis's living surface, else the Carrez surface of its latest sale naming one, else its latest sale's built surface. */
-export async function rentSurfaceOf(warehouse: Warehouse, p: PropertyRow): Promise<{ value: number; basis: 'energy_diagnosis' | 'carrez' | 'sale' } | null> {
+export async function rentSurfaceOf(warehouse: Warehouse, p: PropertyRow, reads: BuildingReads = buildingReadsOf(warehouse)): Promise<{ value: number; basis: 'energy_diagnosis' | 'carrez' | 'sale' } | null> {
   if (warehouse.has('fr', 'diagnoses')) {
-    const [d] = await warehouse.query<{ surface: number }>(
-      `SELECT d.surface FROM fr_property_events e JOIN fr_diagnoses d ON d.number = e.ref WHERE e.property_id = $1 AND e.type = 'energy_diagnosis' AND d.surface > 0 ORDER BY d.date DESC, d.number LIMIT 1`, [p.id]);
-    if (d) return { value: d.surface, basis: 'energy_diagnosis' };
+    // Its diagnoses, most recent first: the first with a surface.
+    const refs = (await reads.eventsOf(p.id)).filter((e) => e.type === 'energy_diagnosis').map((e) => e.ref);
+    const d = (await reads.diagnosesByNumber(refs)).find((x) => x.surface !== null && x.surface > 0);
+    if (d) return { value: d.surface!, basis: 'energy_diagnosis' };
   }
   const [row] = await warehouse.query<{ carrez: number | null; living: number | null }>(`SELECT carrez_area_m2 AS carrez, living_area_m2 AS living FROM fr_properties WHERE id = $1 LIMIT 1`, [p.id]);
   if (row?.carrez && row.carrez > 0) return { value: row.carrez, basis: 'carrez' };

@@ -10,7 +10,9 @@ import { ErrorBody } from '../../../../../schemas/error.ts';
 import type { FrBuilding } from '../../../../../schemas/building.ts';
 import { buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
 import { buildingRecord, describeBuilding, featureOf } from '../../../../../api/location/domains/building/fr.ts';
-import { propertiesOfBuilding } from '../../../../../api/location/domains/property/fr.ts';
+import { describeProperty, propertiesOfBuilding, rentSurfaceOf } from '../../../../../api/location/domains/property/fr.ts';
+import { sqlReads } from '../../../../../api/location/domains/building/reads.ts';
+import { locationReady } from '../../../../../api/location/ready.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
 import { buildTestApp, type TestApp } from '../../../../helpers/app.ts';
@@ -106,30 +108,55 @@ describe('heritage, electricity per meter, social housing and legal owners from 
 });
 
 describe("every sample building: the index and SQL paths, its 24-month median, its difference to the IRIS, its hazards (before the tests re-ingesting)", () => {
-  it('answers the same from the in-memory building index as by SQL, for every building of the samples', async () => {
+  it('answers the same from the key-sorted stores as by SQL, for every building of the samples and every property of theirs', async () => {
     const index = await buildingIndexReady(t.warehouse);
     expect(index).not.toBeNull();
+    expect(index!.blocks).toBeGreaterThan(0);
+    // Ready once the stores are open (a load balancer waits for them: scans take seconds at national counts).
+    expect((await locationReady(t.warehouse)).waiting).not.toContain('fr.building reads');
+    const sql = sqlReads(t.warehouse);
     const ids = await duckRows<{ id: string }>(`SELECT id FROM read_parquet('${tableGlob(dataDir, 'fr', 'buildings')}') ORDER BY id`);
-    let withSales = 0, withDiagnoses = 0;
+    let withSales = 0, withDiagnoses = 0, properties = 0, withEvents = 0;
     // Each building on both paths, eight buildings at a time (the warehouse's pool of connections), compared in order.
     const both = async (id: string) => {
       const record = (await buildingRecord(t.warehouse, id))!;
-      return {
-        fromIndex: await describeBuilding(deps(), id, record, 'fr', index), bySql: await describeBuilding(deps(), id, record, 'fr', null),
-        properties: [await propertiesOfBuilding(t.warehouse, id, index), await propertiesOfBuilding(t.warehouse, id, null)],
-      };
+      const props = [await propertiesOfBuilding(t.warehouse, id, index!), await propertiesOfBuilding(t.warehouse, id, sql)];
+      const described = await Promise.all(props[1]!.map(async (p) => [
+        await describeProperty(t.warehouse, t.clock, p, 'fr', index!), await describeProperty(t.warehouse, t.clock, p, 'fr', sql),
+        await rentSurfaceOf(t.warehouse, p, index!), await rentSurfaceOf(t.warehouse, p, sql)]));
+      // The record and point read from the building's own partition (the stores name it) and from every partition.
+      expect(await buildingRecord(t.warehouse, id, index)).toEqual(await buildingRecord(t.warehouse, id, null));
+      const point = await buildingPoint(t.warehouse, id, null);
+      expect(await buildingPoint(t.warehouse, id, index)).toEqual(point);
+      // The buildings at its point and around it (inside, across its edges, outside), from the cover store and by the areas reader.
+      for (const [dx, dy] of [[0, 0], [0.00005, 0], [-0.00005, 0.00003], [0.0001, 0.0001], [0.0003, -0.0002]] as const) {
+        const at = [point!.longitude + dx, point!.latitude + dy] as const;
+        const fromStore = await index!.buildingsAt(...at);
+        expect(fromStore, `${id} ${at}`).toEqual(await sql.buildingsAt(...at));
+        if (dx === 0) expect(fromStore).toContain(id);
+      }
+      return { fromIndex: await describeBuilding(deps(), id, record, 'fr', index), bySql: await describeBuilding(deps(), id, record, 'fr', null), props, described };
     };
     const results: Awaited<ReturnType<typeof both>>[] = [];
     for (let i = 0; i < ids.length; i += 8) results.push(...await Promise.all(ids.slice(i, i + 8).map(({ id }) => both(id))));
     for (const [i, { id }] of ids.entries()) {
-      const { fromIndex, bySql, properties } = results[i]!;
+      const { fromIndex, bySql, props, described: ps } = results[i]!;
       expect(fromIndex, id).toEqual(bySql);
-      expect(properties[0]).toEqual(properties[1]);
+      expect(props[0]).toEqual(props[1]);
+      for (const [fromStores, bySqlP, rent, rentSql] of ps) {
+        expect(fromStores).toEqual(bySqlP);
+        expect(rent).toEqual(rentSql);
+        properties++;
+        if ((fromStores as { value: { events?: unknown[] } }).value.events?.length) withEvents++;
+      }
       const b = fromIndex.value as Extract<FrBuilding, { id: string }>;
       described.set(id, b);
       if (b.sales.length > 0) withSales++;
       if (b.energy_diagnoses.length > 0) withDiagnoses++;
     }
+    expect([withSales, withDiagnoses, properties, withEvents].every((n) => n > 10)).toBe(true);
+    // An id no building has: none on either path.
+    for (const i of [index, null]) expect([await buildingRecord(t.warehouse, 'bld_00000000000000000000', i), await buildingPoint(t.warehouse, 'bld_00000000000000000000', i)]).toEqual([null, null]);
     expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
   });
 
