@@ -242,7 +242,8 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
       const partition = `rnb-${department}`;
       const rejects = new Rejects(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, ctx.maxRejectShare);
       await rejects.init();
-      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage);
+      // One row per id: the staged join serves the first row of each id only (nth = 1).
+      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage, { distinctIds: true });
       const links = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: BUILDING_LINKS_TABLE, partition, columns: BUILDING_LINK_COLUMNS, orderBy: 'key' }, stage);
       writers.push({ department, areas, links, rejects });
     }
