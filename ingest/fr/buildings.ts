@@ -1,7 +1,7 @@
 import { fileProgress } from '../core/progress.ts';
 import { area } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
-import { quotedString } from '@duckdb/node-api';
+import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { bdnbSource, rnbSource } from '../../datasets/fr/buildings/source.ts';
 import { BUILDING_LINK_COLUMNS, type BuildingAttributes } from '../../schemas/tables/buildings.ts';
 import { assignIds } from '../core/id-registry.ts';
@@ -62,9 +62,12 @@ export type LegalOwner = NonNullable<BuildingAttributes['legal_owners']>[number]
 const text = (s: string | undefined) => { const t = (s ?? '').trim(); return t === '' ? null : t; };
 const whole = (s: string | undefined) => { const t = text(s); if (t === null) return null; const n = Number(t); return Number.isInteger(n) && n >= 0 ? n : undefined; };
 
-/** The BDNB groups of a compiled export, by RNB id (a group without RNB id cannot be joined: rejected). */
-async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[]): Promise<{ groups: Map<string, Bdnb>; heritage: boolean; electricity: boolean; social: boolean }> {
-  const out = new Map<string, Bdnb>();
+/**
+ * The BDNB groups of a compiled export, each with its RNB id and line, handed to `each` as read (a
+ * group without RNB id cannot be joined: rejected); nothing is held. Of two groups naming one RNB
+ * id, the later line is the building's (the caller keeps it).
+ */
+async function readBdnb(path: string, rejects: { line: number; why: string; raw: unknown }[], each: (rnb: string, line: number, g: Bdnb) => void): Promise<{ heritage: boolean; electricity: boolean; social: boolean }> {
   let first = true;
   let heritage = false, social = false, electricity: { column: string; year: number }[] = [];
   for await (const row of readCsv(path, { separator: ',' })) {
@@ -98,13 +101,13 @@ async function readBdnb(path: string, rejects: { line: number; why: string; raw:
     if (badKwh) { rejects.push({ line: row.line, why: `BDNB: dle_elec_${badKwh.year}_conso_res_par_pdl is not a consumption`, raw: r }); continue; }
     const rpls = social ? whole(r[SOCIAL]) : null;
     if (rpls === undefined) { rejects.push({ line: row.line, why: `BDNB: ${SOCIAL} ${JSON.stringify(r[SOCIAL])} is not a whole number of dwellings`, raw: r }); continue; }
-    out.set(rnb, {
+    each(rnb, row.line, {
       ...(heritage ? { monument } : {}), ...(electricity.length > 0 ? { electricity: kwh } : {}), ...(social ? { social: rpls } : {}),
       id: text(r.batiment_groupe_id)!, department: text(r.code_departement_insee)!, parcel: text(r.parcelle_unifiee_id), year: numbers.year ?? null, dwellings: numbers.dwellings ?? null,
       levels: numbers.levels ?? null, walls: text(r.ffo_bat_mat_mur_txt), roof: text(r.ffo_bat_mat_toit_txt), use: text(r.ffo_bat_usage_niveau_1_txt), height,
     });
   }
-  return { groups: out, heritage, electricity: electricity.length > 0, social };
+  return { heritage, electricity: electricity.length > 0, social };
 }
 
 /**
@@ -162,103 +165,132 @@ async function readOwners(owners: string, links: string, rejects: { line: number
  * with their line; a file lacking a column fails naming it.
  */
 export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?: JobInput | null; owners?: { owners: JobInput; links: JobInput } | null }): Promise<PartitionSummary[]> {
-  const early: { line: number; why: string; raw: unknown }[] = [];
-  const read = o.bdnb ? await readBdnb(o.bdnb.path, early) : { groups: new Map<string, Bdnb>(), heritage: false, electricity: false, social: false };
-  const bdnb = read.groups, bdnbHeritage = read.heritage, bdnbElectricity = read.electricity, bdnbSocial = read.social;
-  // The owner tables of the same export (optional): without them legal_owners stays unavailable.
-  const owners = o.bdnb && o.owners ? await readOwners(o.owners.owners.path, o.owners.links.path, early) : null;
-  const date = o.bdnb?.publishedAt?.slice(0, 10) ?? null;
-  interface Row { line: number; rnb: string; geometry: Polygon | MultiPolygon; addresses: string[]; department: string; g: Bdnb | null }
-  const rows: Row[] = [];
-  const rejected: { line: number; why: string; raw: unknown; department: string | null }[] = early.map((e) => ({ ...e, department: null }));
-  let first = true, skipped = 0, total = 0;
-  for await (const row of readCsv(o.rnb.path, { separator: ';', progress: fileProgress(ctx, 'fr.buildings', o.rnb.path) })) {
-    if (first) {
-      requireColumns(Object.keys(row.record), RNB_COLUMNS, 'the RNB export');
-      first = false;
-    }
-    total++;
-    const r = row.record;
-    const fail = (why: string) => rejected.push({ line: row.line, why, raw: r, department: null });
-    if (row.error) { fail(row.error); continue; }
-    const rnb = (r.rnb_id ?? '').trim().replaceAll('-', '');
-    if (!/^[0-9A-Z]{12}$/.test(rnb)) { fail(`rnb_id ${JSON.stringify(r.rnb_id)} is not a 12-character RNB id`); continue; }
-    if (!STANDING.has((r.status ?? '').trim())) { if ((r.status ?? '').trim() === 'demolished') { skipped++; continue; } fail(`status ${JSON.stringify(r.status)} is not an RNB status`); continue; }
-    const geometry = polygonOfWkt(r.shape ?? '');
-    if (!geometry) { fail('shape is not a WKT POLYGON or MULTIPOLYGON (a building known by its point only has no footprint)'); continue; }
-    let addresses: string[];
-    try {
-      const list = JSON.parse(text(r.addresses) ?? '[]') as { id?: unknown; source?: unknown }[];
-      addresses = list.filter((a) => a.source === 'ban' && typeof a.id === 'string').map((a) => a.id as string);
-    } catch { fail('addresses is not a JSON list'); continue; }
-    const g = bdnb.get(rnb) ?? null;
-    const department = g?.department ?? (addresses[0] ? (addresses[0].startsWith('97') ? addresses[0].slice(0, 3) : addresses[0].slice(0, 2)) : null);
-    if (!department) { fail('no department: neither a BDNB group nor a BAN address names one'); continue; }
-    rows.push({ line: row.line, rnb, geometry, addresses, department, g });
-  }
-  if (total === 0) throw new Error(`no building in ${o.rnb.path}`);
-  const departments = [...new Set(rows.map((r) => r.department))].sort();
-  if (departments.length === 0) throw new Error(`no building of ${o.rnb.path} could be read: ${rejected[0]?.why}`);
-
-  // One staging database for the run (the registry and every writer: one memory limit, not one
-  // per writer, four databases of 1 GB each).
+  // The department's rows are not held in JS (their count grows with the department): the BDNB
+  // groups and the RNB rows are staged in DuckDB as read (its memory limit, spilling to disk),
+  // joined there, and read back in order, a chunk at a time, to write the tables.
   await AreasWriter.cleanStale(ctx.dataDir, 'fr', BUILDINGS_TABLE);
   const stage = await StageDatabase.open(ctx.dataDir, 'fr', 'fr.buildings');
   const writers: { department: string; areas: AreasWriter; links: TableWriter; rejects: Rejects }[] = [];
   try {
     const c = stage.connection;
-    // Half the usual limit: the run's JS rows (about 500 MB at 200,000 buildings) sit beside it.
     await c.run(`SET memory_limit = '512MB'`);
-    // Registry shard of the department (rnb-<dep>): a department's run reads its own keys only.
-    await c.run('CREATE TABLE req (ref VARCHAR, key VARCHAR, shard VARCHAR)');
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500).flatMap((r) => [[r.rnb, `rnb:${r.rnb}`, `rnb-${r.department}`], ...(r.g ? [[r.rnb, `bdnb:${r.g.id}`, `rnb-${r.department}`]] : [])]);
-      await c.run(`INSERT INTO req VALUES ${chunk.map(([a, b, d]) => `(${quotedString(a!)}, ${quotedString(b!)}, ${quotedString(d!)})`).join(', ')}`);
+    const early: { line: number; why: string; raw: unknown }[] = [];
+    const bdnbRows = await stagedTable(c, 'bdnb', {
+      g_line: 'INTEGER', g_rnb: 'VARCHAR', g_id: 'VARCHAR', g_department: 'VARCHAR', g_parcel: 'VARCHAR', g_year: 'DOUBLE', g_dwellings: 'DOUBLE', g_levels: 'DOUBLE',
+      g_walls: 'VARCHAR', g_roof: 'VARCHAR', g_use: 'VARCHAR', g_height: 'DOUBLE', g_monument: 'VARCHAR', g_electricity: 'VARCHAR', g_social: 'DOUBLE',
+    });
+    const read = o.bdnb
+      ? await readBdnb(o.bdnb.path, early, (rnb, line, g) => bdnbRows.append([line, rnb, g.id, g.department, g.parcel, g.year, g.dwellings, g.levels, g.walls, g.roof, g.use, g.height,
+        g.monument === undefined ? null : JSON.stringify(g.monument), g.electricity === undefined ? null : JSON.stringify(g.electricity), g.social ?? null]))
+      : { heritage: false, electricity: false, social: false };
+    bdnbRows.close();
+    const bdnbHeritage = read.heritage, bdnbElectricity = read.electricity, bdnbSocial = read.social;
+    // Of two groups naming one RNB id, the later line (as a map keyed by RNB id would keep).
+    await c.run(`CREATE TABLE g AS SELECT * FROM bdnb QUALIFY row_number() OVER (PARTITION BY g_rnb ORDER BY g_line DESC) = 1`);
+    await c.run(`DROP TABLE bdnb`);
+    // The owner tables of the same export (optional): without them legal_owners stays unavailable.
+    const owners = o.bdnb && o.owners ? await readOwners(o.owners.owners.path, o.owners.links.path, early) : null;
+    const date = o.bdnb?.publishedAt?.slice(0, 10) ?? null;
+    const rejected: { line: number; why: string; raw: unknown }[] = [];
+    const rnbRows = await stagedTable(c, 'rnb', { line: 'INTEGER', rnb: 'VARCHAR', shape: 'VARCHAR', addresses: 'VARCHAR', addr_dep: 'VARCHAR', raw: 'VARCHAR' });
+    let first = true, skipped = 0, total = 0;
+    for await (const row of readCsv(o.rnb.path, { separator: ';', progress: fileProgress(ctx, 'fr.buildings', o.rnb.path) })) {
+      if (first) {
+        requireColumns(Object.keys(row.record), RNB_COLUMNS, 'the RNB export');
+        first = false;
+      }
+      total++;
+      const r = row.record;
+      const fail = (why: string) => rejected.push({ line: row.line, why, raw: r });
+      if (row.error) { fail(row.error); continue; }
+      const rnb = (r.rnb_id ?? '').trim().replaceAll('-', '');
+      if (!/^[0-9A-Z]{12}$/.test(rnb)) { fail(`rnb_id ${JSON.stringify(r.rnb_id)} is not a 12-character RNB id`); continue; }
+      if (!STANDING.has((r.status ?? '').trim())) { if ((r.status ?? '').trim() === 'demolished') { skipped++; continue; } fail(`status ${JSON.stringify(r.status)} is not an RNB status`); continue; }
+      // Checked here, parsed again when written (the outline is not held).
+      if (!polygonOfWkt(r.shape ?? '')) { fail('shape is not a WKT POLYGON or MULTIPOLYGON (a building known by its point only has no footprint)'); continue; }
+      let addresses: string[];
+      try {
+        const list = JSON.parse(text(r.addresses) ?? '[]') as { id?: unknown; source?: unknown }[];
+        addresses = list.filter((a) => a.source === 'ban' && typeof a.id === 'string').map((a) => a.id as string);
+      } catch { fail('addresses is not a JSON list'); continue; }
+      const fromAddress = addresses[0] ? (addresses[0].startsWith('97') ? addresses[0].slice(0, 3) : addresses[0].slice(0, 2)) : null;
+      // The department is the BDNB group's, else the address's (joined in DuckDB); a row with neither is refused then, with the record kept for its reject.
+      rnbRows.append([row.line, rnb, r.shape ?? '', JSON.stringify(addresses), fromAddress, fromAddress === null ? JSON.stringify(r) : null]);
     }
+    rnbRows.close();
+    if (total === 0) throw new Error(`no building in ${o.rnb.path}`);
+    await c.run(`CREATE TABLE rows AS SELECT r.line, r.rnb, r.shape, r.addresses, coalesce(g.g_department, r.addr_dep) AS department, g.* EXCLUDE (g_rnb)
+      FROM rnb r LEFT JOIN g ON g.g_rnb = r.rnb WHERE coalesce(g.g_department, r.addr_dep) IS NOT NULL`);
+    const q = async <T>(sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS() as T[];
+    const homeless = await q<{ line: number; raw: string }>(`SELECT r.line, r.raw FROM rnb r LEFT JOIN g ON g.g_rnb = r.rnb WHERE coalesce(g.g_department, r.addr_dep) IS NULL ORDER BY r.line`);
+    await c.run(`DROP TABLE rnb`);
+    // The rows' refusals in line order, as read.
+    const refused = [...rejected, ...homeless.map((h) => ({ line: h.line, why: 'no department: neither a BDNB group nor a BAN address names one', raw: JSON.parse(h.raw) as unknown }))].sort((a, b) => a.line - b.line);
+    const all = [...early, ...refused];
+    const perDepartment = await q<{ department: string; n: number }>(`SELECT department, count(*)::INTEGER AS n FROM rows GROUP BY department ORDER BY department`);
+    const departments = perDepartment.map((d) => d.department);
+    if (departments.length === 0) throw new Error(`no building of ${o.rnb.path} could be read: ${all[0]?.why}`);
+    const [{ groups }] = await q<{ groups: number }>(`SELECT count(*)::INTEGER AS groups FROM g`);
+    await c.run(`DROP TABLE g`);
+
+    // Registry shard of the department (rnb-<dep>): a department's run reads its own keys only.
+    await c.run(`CREATE TABLE req AS SELECT rnb AS ref, 'rnb:' || rnb AS key, 'rnb-' || department AS shard FROM rows
+      UNION ALL SELECT rnb, 'bdnb:' || coalesce(g_id, 'null'), 'rnb-' || department FROM rows WHERE g_line IS NOT NULL`);
     await assignIds(c, ctx, { country: 'fr', kind: 'bld', source: rnbSource.id, job: 'fr.buildings', request: 'req', out: 'ids' });
-    const ids = new Map((await c.runAndReadAll('SELECT ref, id FROM ids')).getRowObjectsJS().map((x) => [x.ref as string, x.id as string]));
+    await c.run(`DROP TABLE req`);
     for (const department of departments) {
       const partition = `rnb-${department}`;
       const rejects = new Rejects(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, ctx.maxRejectShare);
       await rejects.init();
-      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage);
+      // One row per id: the staged join serves the first row of each id only (nth = 1).
+      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage, { distinctIds: true });
       const links = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: BUILDING_LINKS_TABLE, partition, columns: BUILDING_LINK_COLUMNS, orderBy: 'key' }, stage);
       writers.push({ department, areas, links, rejects });
     }
     const at = (d: string) => writers.find((w) => w.department === d)!;
-    for (const x of rejected) at(x.department ?? departments[0]!).rejects.add(x.line, x.why, x.raw);
+    for (const x of all) at(departments[0]!).rejects.add(x.line, x.why, x.raw);
     const doc = { type: 'building_record' as const, date };
     const sourced = (v: number | null, source: string) => (v === null ? [] : [{ value: v, document: doc, source }]);
-    const firstRnb = new Map<string, string>();
-    for (const r of rows) {
-      const id = ids.get(r.rnb)!;
-      // Two RNB rows a source shows to be one building (the registry gave them one id): the first is served.
-      if (firstRnb.has(id)) { at(r.department).rejects.add(r.line, `same building as RNB ${firstRnb.get(id)} (one id of ours: the sources name them together)`, { rnb_id: r.rnb }); continue; }
-      firstRnb.set(id, r.rnb);
-      const g = r.g;
-      const parcels = g?.parcel ? [g.parcel] : [];
-      const attributes: BuildingAttributes = {
-        rnb_id: r.rnb, bdnb_id: g?.id ?? null, department: r.department, type: g?.use ? TYPES[g.use] ?? 'other' : null, address_ids: r.addresses, parcels,
-        footprint_m2: Math.round(area(r.geometry)),
-        construction_year: sourced(g?.year ?? null, `${bdnbSource.id}:ffo`), levels: sourced(g?.levels ?? null, `${bdnbSource.id}:ffo`),
-        dwellings: sourced(g?.dwellings ?? null, `${bdnbSource.id}:ffo`), height_m: sourced(g?.height ?? null, `${bdnbSource.id}:bdtopo`),
-        materials: { walls: g?.walls ? WALLS[g.walls] ?? 'other' : null, roof: g?.roof ? ROOFS[g.roof] ?? 'other' : null },
-        ...(bdnbHeritage ? { historic_monument: g?.monument ?? null } : {}),
-        ...(bdnbElectricity ? { electricity_per_meter: g?.electricity ?? [] } : {}),
-        ...(bdnbSocial ? { social_housing_dwellings: g?.social ?? null } : {}),
-        ...(owners ? { legal_owners: g ? owners.get(g.id) ?? [] : [] } : {}),
-      };
-      const w = at(r.department);
-      const why = w.areas.add({ id, layer: 'building', geometry: r.geometry, attributes });
-      if (why) { w.rejects.add(r.line, why, { rnb_id: r.rnb }); continue; }
-      w.links.append([id, 'rnb', r.rnb]);
-      if (g) w.links.append([id, 'bdnb', g.id]);
-      for (const a of r.addresses) w.links.append([id, 'address', a]);
-      for (const p of parcels) w.links.append([id, 'parcel', p]);
+    // Two RNB rows a source shows to be one building (the registry gave them one id): the first is served.
+    const reader = await stage.instance.connect();
+    try {
+      const result = await reader.stream(`SELECT x.*, i.id, first_value(x.rnb) OVER (PARTITION BY i.id ORDER BY x.line) AS first_rnb, row_number() OVER (PARTITION BY i.id ORDER BY x.line) AS nth FROM rows x JOIN ids i ON i.ref = x.rnb ORDER BY x.line`);
+      for await (const chunk of result.yieldRowObjectJs()) {
+        for (const x of chunk as unknown as StagedRow[]) {
+          const id = x.id;
+          if (x.nth > 1) { at(x.department).rejects.add(x.line, `same building as RNB ${x.first_rnb} (one id of ours: the sources name them together)`, { rnb_id: x.rnb }); continue; }
+          const geometry = polygonOfWkt(x.shape)!, addresses = JSON.parse(x.addresses) as string[];
+          const g: Bdnb | null = x.g_line === null ? null : {
+            ...(bdnbHeritage ? { monument: JSON.parse(x.g_monument!) as Bdnb['monument'] } : {}), ...(bdnbElectricity ? { electricity: JSON.parse(x.g_electricity!) as Bdnb['electricity'] } : {}), ...(bdnbSocial ? { social: x.g_social } : {}),
+            id: x.g_id!, department: x.g_department!, parcel: x.g_parcel, year: x.g_year, dwellings: x.g_dwellings, levels: x.g_levels, walls: x.g_walls, roof: x.g_roof, use: x.g_use, height: x.g_height,
+          };
+          const parcels = g?.parcel ? [g.parcel] : [];
+          const attributes: BuildingAttributes = {
+            rnb_id: x.rnb, bdnb_id: g?.id ?? null, department: x.department, type: g?.use ? TYPES[g.use] ?? 'other' : null, address_ids: addresses, parcels,
+            footprint_m2: Math.round(area(geometry)),
+            construction_year: sourced(g?.year ?? null, `${bdnbSource.id}:ffo`), levels: sourced(g?.levels ?? null, `${bdnbSource.id}:ffo`),
+            dwellings: sourced(g?.dwellings ?? null, `${bdnbSource.id}:ffo`), height_m: sourced(g?.height ?? null, `${bdnbSource.id}:bdtopo`),
+            materials: { walls: g?.walls ? WALLS[g.walls] ?? 'other' : null, roof: g?.roof ? ROOFS[g.roof] ?? 'other' : null },
+            ...(bdnbHeritage ? { historic_monument: g?.monument ?? null } : {}),
+            ...(bdnbElectricity ? { electricity_per_meter: g?.electricity ?? [] } : {}),
+            ...(bdnbSocial ? { social_housing_dwellings: g?.social ?? null } : {}),
+            ...(owners ? { legal_owners: g ? owners.get(g.id) ?? [] : [] } : {}),
+          };
+          const w = at(x.department);
+          const why = w.areas.add({ id, layer: 'building', geometry, attributes });
+          if (why) { w.rejects.add(x.line, why, { rnb_id: x.rnb }); continue; }
+          w.links.append([id, 'rnb', x.rnb]);
+          if (g) w.links.append([id, 'bdnb', g.id]);
+          for (const a of addresses) w.links.append([id, 'address', a]);
+          for (const p of parcels) w.links.append([id, 'parcel', p]);
+        }
+      }
+    } finally {
+      reader.closeSync();
     }
     const prepared: { department: string; rejects: Rejects; tables: { table: string; prepared: PreparedTable }[] }[] = [];
     for (const w of writers) {
-      w.rejects.check(rows.filter((r) => r.department === w.department).length + w.rejects.count);
+      w.rejects.check(perDepartment.find((d) => d.department === w.department)!.n + w.rejects.count);
       await w.rejects.close();
       prepared.push({ department: w.department, rejects: w.rejects, tables: [...await w.areas.prepare(), { table: BUILDING_LINKS_TABLE, prepared: await w.links.prepare() }] });
     }
@@ -267,7 +299,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
     const entry = async (i: JobInput) => ({ id: bdnbSource.id, input: basename(i.path), input_sha256: i.sha256 ?? await fileSha256(i.path), published_at: i.publishedAt ?? null, downloaded_from: i.downloadedFrom ?? null });
     const bdnbEntry = o.bdnb ? [await entry(o.bdnb), ...(owners && o.owners ? [await entry(o.owners.owners), await entry(o.owners.links)] : [])] : [];
     for (const p of prepared) out.push(...await publish(ctx, 'fr', 'fr.buildings', rnbSource, o.rnb, `rnb-${p.department}`, p.tables, p.rejects, { kept: bdnbEntry }));
-    ctx.log(`fr.buildings: ${rows.length} buildings, ${skipped} demolished skipped, ${bdnb.size} BDNB groups read`);
+    ctx.log(`fr.buildings: ${perDepartment.reduce((n, d) => n + d.n, 0)} buildings, ${skipped} demolished skipped, ${groups} BDNB groups read`);
     return out;
   } catch (e) {
     for (const w of writers) { await w.rejects.close(); await w.areas.abort(); await w.links.abort(); }
@@ -275,4 +307,33 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
   } finally {
     await stage.close();
   }
+}
+
+/** A row of the staged join read back (RNB row, its BDNB group's columns or nulls, its id). */
+interface StagedRow {
+  line: number; rnb: string; shape: string; addresses: string; department: string; id: string; first_rnb: string; nth: bigint;
+  g_line: number | null; g_id: string | null; g_department: string | null; g_parcel: string | null; g_year: number | null; g_dwellings: number | null; g_levels: number | null;
+  g_walls: string | null; g_roof: string | null; g_use: string | null; g_height: number | null; g_monument: string | null; g_electricity: string | null; g_social: number | null;
+}
+
+const STAGE_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER };
+/** Rows appended to a new table of the staging database a chunk at a time (the appender flushed every 64 chunks), nothing kept in JS. */
+async function stagedTable(c: DuckDBConnection, name: string, columns: Record<string, 'VARCHAR' | 'DOUBLE' | 'INTEGER'>) {
+  await c.run(`CREATE TABLE ${name} (${Object.entries(columns).map(([k, t]) => `${k} ${t}`).join(', ')})`);
+  const appender = await c.createAppender(name);
+  const types = Object.values(columns).map((t) => STAGE_TYPES[t]!);
+  let buffer: DuckDBValue[][] = types.map(() => []), chunks = 0;
+  const flush = () => {
+    const n = buffer[0]!.length;
+    if (n === 0) return;
+    const chunk = DuckDBDataChunk.create(types, n);
+    chunk.setColumns(buffer);
+    appender.appendDataChunk(chunk);
+    buffer = types.map(() => []);
+    if (++chunks % 64 === 0) appender.flushSync();
+  };
+  return {
+    append(values: DuckDBValue[]) { for (let i = 0; i < values.length; i++) buffer[i]!.push(values[i]!); if (buffer[0]!.length >= 2048) flush(); },
+    close() { flush(); appender.flushSync(); appender.closeSync(); },
+  };
 }

@@ -144,4 +144,44 @@ describe('fr.buildings', () => {
     expect(rejects.match(/is not in the proprietaire table/g)?.length ?? 0).toBe(linksOfFirst);
     expect(out.find((s) => s.table === 'buildings')!.rejects).toBe(3 + linksOfFirst);
   });
+
+  it('stages the rows in DuckDB as a map and a first-come list would hold them: the later BDNB group of an RNB id, the first RNB row of a building, refusals in line order', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'lds-buildings-staged-'));
+    const [rHead, ...rLines] = (await readFile(rnb('33').path, 'utf8')).trim().split('\n');
+    const [gHead, ...gLines] = (await readFile(bdnb('33').path, 'utf8')).trim().split('\n');
+    const grouped = new Set(gLines.map((l) => l.split(',')[3]));
+    const loose = rLines.filter((l) => !grouped.has(l.split(';')[0]));
+    expect(loose.length).toBeGreaterThan(1);
+    const [homeless, joined] = [loose[0]!, loose[1]!];
+    const twice = gLines[0]!.split(','), shared = gLines[1]!.split(',');
+    // A later group for the first group's RNB id (its values win), and the second group naming a second RNB id too (one building).
+    const later = [...twice]; later[0] = 'bdnb-bg-LATE-0000-0001'; later[6] = '1999';
+    const also = [...shared]; also[3] = joined.split(';')[0]!;
+    await writeFile(join(root, 'bdnb.csv'), [gHead, ...gLines, later.join(','), also.join(',')].join('\n') + '\n');
+    // An RNB row without BAN address nor group (no department), and the first grouped row again (same RNB id).
+    const rows = rLines.map((l) => (l === homeless ? l.replace(/;"\[[^;]*\]"$/, ';"[]"') : l));
+    const again = rLines.find((l) => l.startsWith(`${twice[3]};`))!;
+    await writeFile(join(root, 'RNB_33.csv'), [rHead, ...rows, again].join('\n') + '\n');
+    const dataDir = join(root, 'data');
+    const out = await ingestBuildings({ ...silentContext(dataDir), maxRejectShare: 1 }, { rnb: { path: join(root, 'RNB_33.csv') }, bdnb: { path: join(root, 'bdnb.csv') } });
+    const lineOf = (l: string) => rows.indexOf(l) + 2;
+    const [first, second] = [lineOf(rLines.find((l) => l.startsWith(`${shared[3]};`))!), lineOf(joined)].sort((a, b) => a - b);
+    const firstRnb = rows[first! - 2]!.split(';')[0];
+    const want = [
+      [lineOf(rows.find((l) => l.startsWith(homeless.split(';')[0]!))!), 'no department: neither a BDNB group nor a BAN address names one'],
+      [second!, `same building as RNB ${firstRnb} (one id of ours: the sources name them together)`],
+      [rows.length + 2, `same building as RNB ${twice[3]} (one id of ours: the sources name them together)`],
+    ].sort((a, b) => (a[0] as number) - (b[0] as number));
+    const rejects = (await readFile(join(dataDir, 'fr', 'rejects', 'buildings.rnb-33.csv'), 'utf8')).trim().split('\n').slice(1);
+    expect(rejects.map((l) => l.split(';').slice(0, 2).join(';'))).toEqual(want.map(([l, why]) => `${l};${/[;"]/.test(why as string) ? `"${why}"` : why}`));
+    // The no-department refusal keeps its whole record.
+    expect(rejects.find((l) => l.includes('no department'))).toContain(homeless.split(';')[0]);
+    expect(out.find((s) => s.table === 'buildings')!.rejects).toBe(3);
+    const served = await duckRows<{ attributes: string }>(`SELECT attributes FROM '${partitionPath(dataDir, 'fr', 'buildings', 'rnb-33')}'`);
+    expect(served).toHaveLength(rLines.length - 1 - rLines.filter((l) => l.includes(';demolished;')).length - 1);
+    const a = served.map((r) => BuildingAttributes.parse(JSON.parse(r.attributes)));
+    const late = a.find((x) => x.rnb_id === twice[3])!;
+    expect([late.bdnb_id, late.construction_year.map((v) => v.value)]).toEqual(['bdnb-bg-LATE-0000-0001', [1999]]);
+    expect(a.some((x) => x.rnb_id === rows[second! - 2]!.split(';')[0])).toBe(false);
+  });
 });
