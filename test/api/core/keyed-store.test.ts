@@ -1,14 +1,16 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOCK_BYTES, compareKeys, openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../api/core/keyed-store.ts';
+import { BLOCK_BYTES, openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../api/core/keyed-store.ts';
 
 let dir: string;
 let store: KeyedStore;
-/** Every row written, as [key, row], in the file's order. */
+/** Every row written, as [key, row], in key order then the query's. */
 let written: [string, unknown[]][];
+/** Bytes of the rows as JSON lines, uncompressed. */
+let textBytes: number;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'keyed-store-'));
@@ -21,23 +23,33 @@ beforeAll(async () => {
       i, i * 1.1 AS x, CASE WHEN i % 3 = 0 THEN NULL ELSE 'v' || i END AS s, i % 2 = 0 AS b, CASE WHEN i % 1000 = 1 THEN repeat('z', ${BLOCK_BYTES * 2}) ELSE '' END AS long
     FROM range(20000) t(i)`);
   await c.run(`INSERT INTO t SELECT 'many', 20000 + i, 0.5, 'm', true, '' FROM range(3000) t(i)`);
-  const path = join(dir, 'store.jsonl');
+  const path = join(dir, 'store.kstore');
   await writeKeyedStore(c, 'SELECT k, json_array(i, x, s, b, long) AS v, i FROM t', 'k, i DESC', path);
+  // What the store must hold: the rows by key then the query's order, as DuckDB gives them.
+  written = (await c.runAndReadAll(`SELECT k, json_array(i, x, s, b, long)::VARCHAR AS v FROM t WHERE k IS NOT NULL ORDER BY k, i DESC`)).getRowObjectsJS()
+    .map((r) => [r.k as string, JSON.parse(r.v as string) as unknown[]]);
+  textBytes = written.reduce((n, [k, v]) => n + Buffer.byteLength(JSON.stringify({ k, v })) + 1, 0);
   c.closeSync(); db.closeSync();
-  written = (await readFile(path, 'utf8')).trim().split('\n').map((l) => { const o = JSON.parse(l) as { k: string; v: unknown[] }; return [o.k, o.v]; });
   store = openKeyedStore(path);
 });
 afterAll(async () => { store?.close(); await rm(dir, { recursive: true, force: true }); });
 
 describe('keyed store', () => {
-  it('is written in key order (code points), then the query order, without null keys', () => {
-    for (let i = 1; i < written.length; i++) {
-      const c = compareKeys(written[i - 1]![0], written[i]![0]);
-      expect(c <= 0).toBe(true);
-      if (c === 0) expect((written[i - 1]![1][0] as number) > (written[i]![1][0] as number)).toBe(true);
-    }
+  it('holds every row but those of a null key, in compressed blocks of whole lines, and leaves no temporary file', async () => {
     expect(written.length).toBe(23000 - 1);
+    const keys = [...new Set(written.map(([k]) => k))];
+    expect(keys.reduce((n, k) => n + store.get([k]).length, 0)).toBe(written.length);
     expect(store.blocks).toBeGreaterThan(50);
+    // The blocks are compressed: the file is a fraction of the rows' JSON text (the long 'z' lines compress well).
+    expect(store.bytes).toBeLessThan(textBytes / 3);
+    expect(await readdir(dir)).toEqual(['store.kstore']);
+  });
+
+  it('refuses a file that is not a keyed store', async () => {
+    const other = join(dir, 'other.kstore');
+    await writeFile(other, '{"k":"a","v":[1]}\n');
+    expect(() => openKeyedStore(other)).toThrow(/not a keyed store/);
+    await rm(other);
   });
 
   it('answers for every key exactly the rows written under it, in their order', () => {

@@ -23,7 +23,7 @@ export interface BuildingIndex extends BuildingReads {
 }
 
 /** The stores' format: a change of the SELECTs or of the file layout writes them again. */
-const FORMAT = 'building-reads-4';
+const FORMAT = 'building-reads-5';
 /** DuckDB's memory while it sorts a table into a store (it spills to a temporary folder past it). */
 export const STORE_BUILD_MEMORY = '512MB';
 
@@ -41,7 +41,7 @@ const filesOf = (warehouse: Warehouse, table: string) => (warehouse.filesOf?.('f
 function storeName(read: string, select: string, files: string[]): string {
   const h = createHash('sha256').update(`${FORMAT}\0${select}\0`);
   for (const f of files) { const s = statSync(f); h.update(`${basename(f)}:${s.size}:${s.mtimeMs}\0`); }
-  return `${read}-${h.digest('hex').slice(0, 24)}.jsonl`;
+  return `${read}-${h.digest('hex').slice(0, 24)}.kstore`;
 }
 
 let builds = 0;
@@ -112,7 +112,8 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
     rmSync(tmp, { recursive: true, force: true });
   }
   // Stores of earlier files: an open one stays readable by its holder until closed.
-  for (const f of readdirSync(dir)) if (f.endsWith('.jsonl') && !kept.has(f) && !f.startsWith('.')) rmSync(join(dir, f), { force: true });
+  // (`.jsonl`: the uncompressed stores of before.)
+  for (const f of readdirSync(dir)) if ((f.endsWith('.kstore') || f.endsWith('.jsonl')) && !kept.has(f) && !f.startsWith('.')) rmSync(join(dir, f), { force: true });
   const all = Object.values(stores) as KeyedStore[];
   retire(warehouse, all);
   return { ...storeReads(stores), rows, bytes: all.reduce((s, x) => s + x.bytes, 0), blocks: all.reduce((s, x) => s + x.blocks, 0) };
