@@ -162,7 +162,8 @@ function isStale(lock: LockContent, lockFile: string): boolean {
   return !isAlive(lock.pid);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine is running (one of another user counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { basename, dirname, join } from 'node:path';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import type { Warehouse } from '../../../core/warehouse.ts';
+import { isAlive } from '../../../core/state/lock.ts';
 import { openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../core/keyed-store.ts';
 import { indexCache } from '../../search/warehouse-index.ts';
 import { READ_STORES, sqlReads, storeReads, type BuildingReads, type ReadStores } from './reads.ts';
@@ -46,6 +47,17 @@ function storeName(read: string, select: string, files: string[]): string {
 
 let builds = 0;
 
+/** A build's temporary folder (`.tmp-<pid>-<n>`) or partial store (`.<name>.<pid>-<n>[.lines]`), with the pid of its process. */
+const LEFTOVER = /^\.(?:tmp-|.+\.)(\d+)-\d+(?:\.lines)?$/;
+
+/** Removes what builds of processes no longer running left behind (killed while writing). */
+function removeLeftovers(dir: string): void {
+  for (const f of readdirSync(dir)) {
+    const m = LEFTOVER.exec(f);
+    if (m && !isAlive(Number(m[1]))) rmSync(join(dir, f), { recursive: true, force: true });
+  }
+}
+
 /**
  * Opens the stores of the tables published, writing those missing (a table ingested since, or a
  * first start) in a DuckDB of its own with a bounded memory: the server's own DuckDB and heap
@@ -58,6 +70,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
   if (!firstFile) return null;
   const dir = o.dir ?? readStoresDir(dataDirOf(firstFile));
   mkdirSync(dir, { recursive: true });
+  removeLeftovers(dir);
   // Unique per build: two warehouses of one process over one data folder may write at once.
   const token = `${process.pid}-${++builds}`;
   const tmp = join(dir, `.tmp-${token}`);

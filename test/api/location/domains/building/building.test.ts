@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { JOBS, REPO_ROOT, runSamples } from '../../../../../ingest/jobs.ts';
 import { BuildingResponse } from '../../../../../api/location/domains/building/routes.ts';
 import { ErrorBody } from '../../../../../schemas/error.ts';
 import type { FrBuilding } from '../../../../../schemas/building.ts';
-import { buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
+import { buildBuildingIndex, buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
 import { buildingRecord, describeBuilding, featureOf } from '../../../../../api/location/domains/building/fr.ts';
 import { describeProperty, propertiesOfBuilding, rentSurfaceOf } from '../../../../../api/location/domains/property/fr.ts';
 import { sqlReads } from '../../../../../api/location/domains/building/reads.ts';
@@ -108,6 +109,22 @@ describe('heritage, electricity per meter, social housing and legal owners from 
 });
 
 describe("every sample building: the index and SQL paths, its 24-month median, its difference to the IRIS, its hazards (before the tests re-ingesting)", () => {
+  it('removes what a killed build left in the stores folder (its temporary folder, its partial store), not a running one\'s', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-building-reads-'));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const running = `.tmp-${process.pid}-9999`;
+    await mkdir(join(dir, `.tmp-${dead}-1`));
+    await writeFile(join(dir, `.tmp-${dead}-1`, 'spill.tmp'), 'x');
+    await writeFile(join(dir, `.sales-0123456789abcdef01234567.kstore.${dead}-2.lines`), '{"k":"a","v":[]}\n');
+    await writeFile(join(dir, `.sales-0123456789abcdef01234567.kstore.${dead}-2`), 'partial');
+    await mkdir(join(dir, running));
+    const index = await buildBuildingIndex(t.warehouse, { dir });
+    expect(index!.blocks).toBeGreaterThan(0);
+    const left = await readdir(dir);
+    expect(left.filter((f) => f.startsWith('.'))).toEqual([running]);
+    expect(left.filter((f) => f.endsWith('.kstore')).length).toBeGreaterThan(0);
+  });
+
   it('answers the same from the key-sorted stores as by SQL, for every building of the samples and every property of theirs', async () => {
     const index = await buildingIndexReady(t.warehouse);
     expect(index).not.toBeNull();
