@@ -1,5 +1,4 @@
 import { execSync, spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,18 +6,11 @@ import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { fromWgs84 } from '../ingest/core/reproject.ts';
 import { partitionPath, tableDir } from '../schemas/tables/layout.ts';
 import { SALE_COLUMNS } from '../schemas/tables/sales.ts';
+import { writeLines as write } from './buildings.ts';
 
 const REPO = join(import.meta.dirname, '..');
 const STEP = 0.0002; // spacing of generated buildings in degrees (about 20 m)
 const ROW = 500; // buildings per row of a department's grid
-
-function write(path: string, lines: Iterable<string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const s = createWriteStream(path, 'utf8');
-    s.on('error', reject);
-    (async () => { for (const l of lines) if (!s.write(l)) await new Promise<void>((r) => s.once('drain', () => r())); s.end(() => resolve()); })().catch(reject);
-  });
-}
 
 /** Metropolitan department codes in order (numeric ones: the generated keys embed them as digits). */
 const departmentCode = (i: number) => String(i + 1 + (i >= 19 ? 1 : 0)).padStart(2, '0');

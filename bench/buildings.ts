@@ -20,7 +20,8 @@ const P = 0.00018; // parcel side in degrees of latitude (about 20 m)
 const PER_COMMUNE = 10_000;
 const COLS = 100; // parcels per row of a commune's grid
 
-function write(path: string, lines: Iterable<string>): Promise<void> {
+/** Writes lines to a file as they are generated, waiting when the stream asks to. */
+export function writeLines(path: string, lines: Iterable<string>): Promise<void> {
   return new Promise((resolve, reject) => {
     const s = createWriteStream(path, 'utf8');
     s.on('error', reject);
@@ -60,7 +61,7 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
   const tGen = performance.now();
   for (let c = 0; c < communes; c++) {
     const n = Math.min(PER_COMMUNE, parcels - c * PER_COMMUNE);
-    await write(join(root, 'cadastre', `cadastre-${commune(c)}-parcelles.json`), (function* () {
+    await writeLines(join(root, 'cadastre', `cadastre-${commune(c)}-parcelles.json`), (function* () {
       yield '{"type":"FeatureCollection","features":[\n';
       for (let i = 0; i < n; i++) {
         const [x0, y0, x1, y1] = parcelBox(c, i);
@@ -78,17 +79,17 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
     buildings.push({ rnb: `B${String(k).padStart(11, '0')}`, x: (x0 + x1) / 2, y: (y0 + y1) / 2, ban: `${commune(c)}_b${String(j).padStart(3, '0')}_00001`, parcel: `${commune(c)}000AB${String(j).padStart(4, '0')}` });
   }
   const h = P * 0.3;
-  await write(join(root, 'RNB_01.csv'), (function* () {
+  await writeLines(join(root, 'RNB_01.csv'), (function* () {
     yield 'rnb_id;point;shape;status;ext_ids;addresses\n';
     for (const b of buildings) yield `${b.rnb};POINT (${b.x} ${b.y});POLYGON ((${b.x - h} ${b.y - h}, ${b.x + h} ${b.y - h}, ${b.x + h} ${b.y + h}, ${b.x - h} ${b.y + h}, ${b.x - h} ${b.y - h}));constructed;"[]";"[{""id"":""${b.ban}"",""source"":""ban""}]"\n`;
   })());
-  await write(join(root, 'bdnb_01.csv'), (function* () {
+  await writeLines(join(root, 'bdnb_01.csv'), (function* () {
     yield 'batiment_groupe_id,code_departement_insee,code_commune_insee,rnb_id,parcelle_unifiee_id,s_geom_groupe,ffo_bat_annee_construction,ffo_bat_nb_log,ffo_bat_nb_niveau,ffo_bat_mat_mur_txt,ffo_bat_mat_toit_txt,ffo_bat_usage_niveau_1_txt,bdtopo_bat_hauteur_mean\n';
     for (const [k, b] of buildings.entries()) yield `bdnb-bg-${k},01,${b.parcel.slice(0, 5)},${b.rnb},${b.parcel},150,${1900 + (k % 120)},${1 + (k % 30)},${1 + (k % 8)},PIERRE,TUILES,Résidentiel collectif,${(3 + (k % 25)).toFixed(1)}\n`;
   })());
   const header = ['N°DPE', 'Date_établissement_DPE', 'N°_DPE_remplacé', 'N°_DPE_immeuble_associé', 'N°_RPLS_logement', 'Invariant_fiscal_logement', 'N°_immatriculation_copropriété', 'Etiquette_DPE', 'Etiquette_GES', 'Conso_5_usages_par_m²_é_primaire', 'Emission_GES_5_usages_par_m²', 'Type_bâtiment', 'Surface_habitable_logement', 'Surface_habitable_immeuble', 'N°_étage_appartement', 'Type_énergie_principale_chauffage', 'Type_installation_chauffage', 'Identifiant__BAN', 'Adresse_(BAN)', 'Code_INSEE_(BAN)', 'N°_département_(BAN)', 'Coordonnée_cartographique_X_(BAN)', 'Coordonnée_cartographique_Y_(BAN)'];
   const rand = rng(7);
-  await write(join(root, 'dpe.csv'), (function* () {
+  await writeLines(join(root, 'dpe.csv'), (function* () {
     yield `\uFEFF${header.map((c) => `"${c}"`).join(',')}\n`;
     for (const [k, b] of buildings.entries()) {
       const [x, y] = toL93([b.x, b.y]);

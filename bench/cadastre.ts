@@ -1,25 +1,18 @@
 import { execSync, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
 import { readManifest, recordPartition, withManifestBatch } from '../ingest/core/manifest.ts';
 import { TABLE_SCHEMA_VERSION, type ManifestPartition } from '../schemas/tables/manifest.ts';
+import { writeLines as write } from './buildings.ts';
 
 const P = 0.00018; // parcel side in degrees of latitude (about 20 m)
 const COLS = 100;
 
 /** An INSEE-like commune code for the c-th generated commune (900 per department). */
 const communeCode = (c: number) => `${String(1 + Math.floor(c / 900)).padStart(2, '0')}${String(1 + (c % 900)).padStart(3, '0')}`;
-
-function write(path: string, lines: Iterable<string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const s = createWriteStream(path, 'utf8');
-    s.on('error', reject);
-    (async () => { for (const l of lines) if (!s.write(l)) await new Promise<void>((r) => s.once('drain', () => r())); s.end(() => resolve()); })().catch(reject);
-  });
-}
 
 const REPO = join(import.meta.dirname, '..');
 const load = () => +loadavg()[0]!.toFixed(1);
