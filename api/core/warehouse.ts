@@ -33,6 +33,12 @@ export interface Warehouse {
   refresh(): Promise<void>;
   /** Refreshes when a country's manifest changed since the last refresh (an ingest published); true if it did. */
   refreshIfChanged(): Promise<boolean>;
+  /**
+   * Calls `fn` when the warehouse closes, before its DuckDB does; answers a function that forgets
+   * it. A background job with a DuckDB of its own (the building stores) stops its query then: a
+   * query left running holds the process's exit for seconds.
+   */
+  onClose?(fn: () => void): () => void;
   close(): void;
 }
 
@@ -66,6 +72,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   const pool: DuckDBConnection[] = [];
   const free: DuckDBConnection[] = [];
   const waiters: ((c: DuckDBConnection) => void)[] = [];
+  const closers = new Set<() => void>();
   for (let i = 0; i < 4; i++) { const c = await instance.connect(); pool.push(c); free.push(c); }
   const acquire = () => new Promise<DuckDBConnection>((resolve) => {
     const c = free.pop();
@@ -191,7 +198,13 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
       await refresh();
       return true;
     },
+    onClose(fn) {
+      closers.add(fn);
+      return () => { closers.delete(fn); };
+    },
     close() {
+      for (const fn of [...closers]) { try { fn(); } catch { /* a job already ended */ } }
+      closers.clear();
       for (const c of pool) c.closeSync();
       setup.closeSync();
       instance.closeSync();

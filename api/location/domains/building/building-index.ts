@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DuckDBInstance, quotedString } from '@duckdb/node-api';
+import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { isAlive } from '../../../core/state/lock.ts';
 import { openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../core/keyed-store.ts';
@@ -79,9 +79,13 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
   const written: [keyof typeof READ_STORES, string][] = [];
   const kept = new Set<string>();
   let rows = 0;
+  // The warehouse closing (a shutdown, a test's end) stops the store being written.
+  let stopped = false, running: DuckDBConnection | null = null;
+  const forget = warehouse.onClose?.(() => { stopped = true; running?.interrupt(); });
   try {
     const viewed = new Set<string>();
     for (const read of reads) {
+      if (stopped) throw new Error('the warehouse closed while the building stores were written');
       const spec = READ_STORES[read];
       const files = spec.tables.flatMap((t) => filesOf(warehouse, t));
       if (spec.tables.some((t) => filesOf(warehouse, t).length === 0)) continue;
@@ -94,6 +98,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
           db = await DuckDBInstance.create(':memory:', { memory_limit: o.memory ?? STORE_BUILD_MEMORY, threads: '2', temp_directory: tmp });
         }
         const c = await db.connect();
+        running = c;
         try {
           for (const table of spec.tables.filter((t) => !viewed.has(t))) {
             await c.run(`CREATE OR REPLACE VIEW fr_${table} AS SELECT * FROM read_parquet([${filesOf(warehouse, table).map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
@@ -104,7 +109,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
             await writeKeyedStore(c, spec.select, spec.order, partial);
             renameSync(partial, path);
           } finally { rmSync(partial, { force: true }); }
-        } finally { c.closeSync(); }
+        } finally { running = null; c.closeSync(); }
       }
       written.push([read, path]);
       kept.add(name);
@@ -121,6 +126,7 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
     for (const s of Object.values(stores)) s.close();
     throw e;
   } finally {
+    forget?.();
     db?.closeSync();
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import type { FrBuilding } from '../../../../../schemas/building.ts';
 import { buildBuildingIndex, buildingIndexReady } from '../../../../../api/location/domains/building/building-index.ts';
 import { buildingRecord, describeBuilding, featureOf } from '../../../../../api/location/domains/building/fr.ts';
 import { describeProperty, propertiesOfBuilding, rentSurfaceOf } from '../../../../../api/location/domains/property/fr.ts';
-import { sqlReads } from '../../../../../api/location/domains/building/reads.ts';
+import { READ_STORES, sqlReads } from '../../../../../api/location/domains/building/reads.ts';
 import { locationReady } from '../../../../../api/location/ready.ts';
 import { duckRows } from '../../../../helpers/duckdb.ts';
 import { silentContext } from '../../../../helpers/fixture-data.ts';
@@ -22,6 +22,7 @@ import { samplesDataDir } from '../../../../helpers/samples.ts';
 import { createManifests } from '../../../../../api/core/manifests.ts';
 import type { Warehouse } from '../../../../../api/core/warehouse.ts';
 import { createZoneLookup } from '../../../../../api/location/zones/lookup.ts';
+import { openLocationWarehouse } from '../../../../../api/location/warehouse.ts';
 import { buildingPoint, footprintPoint, type BuildingPlace } from '../../../../../api/location/domains/building/place.ts';
 import { buildingMarket } from '../../../../../api/location/domains/building/market.ts';
 import { buildingRisks } from '../../../../../api/location/domains/building/risks.ts';
@@ -109,6 +110,24 @@ describe('heritage, electricity per meter, social housing and legal owners from 
 });
 
 describe("every sample building: the index and SQL paths, its 24-month median, its difference to the IRIS, its hazards (before the tests re-ingesting)", () => {
+  it('stops writing the stores when the warehouse closes, leaving no partial store or temporary folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lds-building-reads-stop-'));
+    const warehouse = await openLocationWarehouse(dataDir);
+    const building = buildBuildingIndex(warehouse, { dir });
+    let settled = false;
+    building.then(() => { settled = true; }, () => { settled = true; });
+    // Closed once the stores are being written (their temporary folder made): the build ends with an error.
+    while (!settled && !(await readdir(dir)).some((f) => f.startsWith('.tmp-'))) await new Promise((r) => setTimeout(r, 2));
+    expect(settled).toBe(false);
+    warehouse.close();
+    await expect(building).rejects.toThrow();
+    // The stores finished before the close are kept (a later build reuses them), no later one is
+    // begun, and nothing partial is left.
+    const all = Object.values(READ_STORES).filter((r) => r.tables.every((x) => t.warehouse.has('fr', x))).length;
+    expect((await readdir(dir)).filter((f) => f.endsWith('.kstore')).length).toBeLessThan(all);
+    expect((await readdir(dir)).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
   it('removes what a killed build left in the stores folder (its temporary folder, its partial store), not a running one\'s', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lds-building-reads-'));
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
