@@ -10,11 +10,15 @@ import { registerIngestFunctions } from './vector-functions.ts';
  * vector (H3 cells, keys, reprojection: see vector-functions.ts). Memory stays bounded (spilling to the work folder); the folder is
  * removed by `close`, and a killed run's folder by the next run (cleanStaleTemporaries).
  */
+let opened = 0;
+
 export class Stage {
   private constructor(readonly connection: DuckDBConnection, private readonly instance: DuckDBInstance, private readonly workDir: string) {}
 
   static async open(dataDir: string, name: string): Promise<Stage> {
-    const workDir = join(dataDir, '.tmp', `${name}-${process.pid}`);
+    // Its own folder even beside another stage of the same name in this process (the pid last:
+    // cleanStaleTemporaries reads it there).
+    const workDir = join(dataDir, '.tmp', `${name}-${++opened}-${process.pid}`);
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
     const instance = await DuckDBInstance.create(join(workDir, 'stage.duckdb'), {
