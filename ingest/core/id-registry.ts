@@ -7,7 +7,8 @@ import { TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import { ID_MERGE_COLUMNS, ID_REGISTRY_COLUMNS, type IdKind } from '../../schemas/tables/id-registry.ts';
 import { partitionFile, publishedPartitions } from '../../schemas/tables/layout.ts';
 import type { JobContext } from './job.ts';
-import { recordPartition, withLockFile } from './manifest.ts';
+import { withLockFile } from './lock-file.ts';
+import { recordPartition } from './manifest.ts';
 import { fileSha256, partitionPath, pendingPath } from './table-writer.ts';
 
 export const ID_REGISTRY_TABLE = 'id_registry';

@@ -1,9 +1,10 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Manifest, type ManifestPartition, TABLE_SCHEMA_VERSION } from '../../schemas/tables/manifest.ts';
 import type { Country } from '../../schemas/common.ts';
 import { sourceLicence } from './source-metadata.ts';
-import { isAlive, pendingPath } from './table-writer.ts';
+import { withLockFile } from './lock-file.ts';
+import { pendingPath } from './table-writer.ts';
 
 export function manifestPath(dataDir: string, country: string): string {
   return join(dataDir, country, 'manifest.json');
@@ -130,26 +131,4 @@ async function write(dataDir: string, country: Country, now: Date, changes: Map<
     await writeFile(pending, JSON.stringify(next, null, 2) + '\n');
     await rename(pending, path);
   });
-}
-
-/**
- * Runs `fn` holding a lock file (created exclusively, holding the pid): the manifest's read,
- * change and write of two runs (two processes ingesting departments side by side, or two jobs of
- * one process) never cross, so neither loses the other's entries (the id registry's runs of a kind
- * too). A lock whose process is dead (killed while writing) is taken over.
- */
-export async function withLockFile<T>(lock: string, fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      await writeFile(lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
-      // An empty file is a lock being taken this instant: wait as for a live one.
-      if (holder > 0 && !isAlive(holder)) { await rm(lock, { force: true }); continue; }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-  try { return await fn(); } finally { await rm(lock, { force: true }); }
 }

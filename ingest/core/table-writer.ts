@@ -82,22 +82,69 @@ export class StageDatabase {
  * then writes one sorted Parquet file next to the old one and renames it over it: readers see
  * the previous partition until the new one is complete.
  */
+/**
+ * Rows appended to a new table of a staging database a chunk of CHUNK_ROWS at a time, as DuckDB
+ * data chunks: nothing is held in JS beyond the chunk being filled (TableWriter stages through it;
+ * fr.buildings stages its inputs through it to join them in DuckDB).
+ */
+export class StagedRows {
+  private buffer: DuckDBValue[][];
+  private constructor(private readonly appender: DuckDBAppender, private readonly types: DuckDBType[]) {
+    this.buffer = types.map(() => []);
+  }
+
+  /** Creates `table` with `columns` (name -> DuckDB type, in order) and opens its appender. */
+  static async create(connection: DuckDBConnection, table: string, columns: Readonly<Record<string, string>>): Promise<StagedRows> {
+    const names = Object.keys(columns);
+    await connection.run(`CREATE TABLE ${quoteIdent(table)} (${names.map((n) => `${quoteIdent(n)} ${columns[n]}`).join(', ')})`);
+    const types = names.map((n) => {
+      const t = DUCK_TYPES[columns[n]!];
+      if (!t) throw new Error(`unsupported column type ${columns[n]} for ${n}`);
+      return t;
+    });
+    return new StagedRows(await connection.createAppender(table), types);
+  }
+
+  /** Appends one row, values in column order (a list column's value: `listValue([...])` or null). */
+  append(values: readonly DuckDBValue[]): void {
+    for (let i = 0; i < values.length; i++) this.buffer[i]!.push(values[i]!);
+    if (this.buffer[0]!.length >= CHUNK_ROWS) this.flush();
+  }
+
+  private flush(): void {
+    const n = this.buffer[0]!.length;
+    if (n === 0) return;
+    const chunk = DuckDBDataChunk.create(this.types, n);
+    chunk.setColumns(this.buffer);
+    this.appender.appendDataChunk(chunk);
+    this.buffer = this.types.map(() => []);
+  }
+
+  /** Closes the appender without appending what is buffered (the rows are dropped). */
+  discard(): void {
+    try { this.appender.closeSync(); } catch { /* already closed */ }
+  }
+
+  /** Appends what is buffered and closes the appender: the table is complete. */
+  close(): void {
+    this.flush();
+    this.appender.flushSync();
+    this.appender.closeSync();
+  }
+}
+
 export class TableWriter {
   private rows = 0;
-  private buffer: DuckDBValue[][];
   private constructor(
     private readonly target: TableTarget,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
-    private readonly appender: DuckDBAppender,
-    private readonly types: DuckDBType[],
+    private readonly staged: StagedRows,
     /** The staging folder of its own database, null when it stages into a run's shared StageDatabase. */
     private readonly workDir: string | null,
     /** Its table in the database. */
     private readonly stage: string,
-  ) {
-    this.buffer = types.map(() => []);
-  }
+  ) {}
 
   /** A writer with its own staging database, or staging into a table of a run's shared one. */
   static async open(target: TableTarget, shared?: StageDatabase): Promise<TableWriter> {
@@ -116,35 +163,16 @@ export class TableWriter {
       });
       connection = await instance.connect();
     }
-    const names = Object.keys(target.columns);
-    const cols = names.map((n) => `${quoteIdent(n)} ${target.columns[n]}`).join(', ');
-    await connection.run(`CREATE TABLE ${quoteIdent(stage)} (${cols})`);
-    const appender = await connection.createAppender(stage);
-    const types = names.map((n) => {
-      const t = DUCK_TYPES[target.columns[n]!];
-      if (!t) throw new Error(`unsupported column type ${target.columns[n]} for ${n}`);
-      return t;
-    });
-    return new TableWriter(target, instance, connection, appender, types, workDir, stage);
+    return new TableWriter(target, instance, connection, await StagedRows.create(connection, stage, target.columns), workDir, stage);
   }
 
   /** Appends one row, values in column order (a list column's value: `listValue([...])` or null). */
   append(values: readonly DuckDBValue[]): void {
-    for (let i = 0; i < values.length; i++) this.buffer[i]!.push(values[i]!);
+    this.staged.append(values);
     this.rows++;
-    if (this.buffer[0]!.length >= CHUNK_ROWS) this.flush();
   }
 
   get rowCount(): number { return this.rows; }
-
-  private flush(): void {
-    const n = this.buffer[0]!.length;
-    if (n === 0) return;
-    const chunk = DuckDBDataChunk.create(this.types, n);
-    chunk.setColumns(this.buffer);
-    this.appender.appendDataChunk(chunk);
-    this.buffer = this.types.map(() => []);
-  }
 
   /** Sorts, writes the Parquet file and swaps it in atomically. */
   async finish(known?: KnownRows): Promise<WrittenTable> {
@@ -174,9 +202,7 @@ export class TableWriter {
   private endAppending(): void {
     if (!this.appending) return;
     this.appending = false;
-    this.flush();
-    this.appender.flushSync();
-    this.appender.closeSync();
+    this.staged.close();
   }
 
   /**
@@ -201,7 +227,7 @@ export class TableWriter {
 
   /** Drops everything staged; the published partition is untouched. */
   async abort(): Promise<void> {
-    try { this.appender.closeSync(); } catch { /* already closed */ }
+    this.staged.discard();
     await this.close();
   }
 

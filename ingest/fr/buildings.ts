@@ -1,7 +1,6 @@
 import { fileProgress } from '../core/progress.ts';
 import { area } from '@turf/turf';
 import type { MultiPolygon, Polygon } from 'geojson';
-import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { bdnbSource, rnbSource } from '../../datasets/fr/buildings/source.ts';
 import { BUILDING_LINK_COLUMNS, type BuildingAttributes } from '../../schemas/tables/buildings.ts';
 import { assignIds } from '../core/id-registry.ts';
@@ -9,7 +8,7 @@ import { publish, type JobContext, type JobInput, type PartitionSummary } from '
 import { AreasWriter } from '../core/kinds/areas.ts';
 import { readCsv } from '../core/readers/csv.ts';
 import { Rejects } from '../core/rejects.ts';
-import { StageDatabase, TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
+import { StageDatabase, StagedRows, TableWriter, fileSha256, type PreparedTable } from '../core/table-writer.ts';
 import { basename } from 'node:path';
 import { requireColumns } from '../core/columns.ts';
 
@@ -175,7 +174,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
     const c = stage.connection;
     await c.run(`SET memory_limit = '512MB'`);
     const early: { line: number; why: string; raw: unknown }[] = [];
-    const bdnbRows = await stagedTable(c, 'bdnb', {
+    const bdnbRows = await StagedRows.create(c, 'bdnb', {
       g_line: 'INTEGER', g_rnb: 'VARCHAR', g_id: 'VARCHAR', g_department: 'VARCHAR', g_parcel: 'VARCHAR', g_year: 'DOUBLE', g_dwellings: 'DOUBLE', g_levels: 'DOUBLE',
       g_walls: 'VARCHAR', g_roof: 'VARCHAR', g_use: 'VARCHAR', g_height: 'DOUBLE', g_monument: 'VARCHAR', g_electricity: 'VARCHAR', g_social: 'DOUBLE',
     });
@@ -192,7 +191,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
     const owners = o.bdnb && o.owners ? await readOwners(o.owners.owners.path, o.owners.links.path, early) : null;
     const date = o.bdnb?.publishedAt?.slice(0, 10) ?? null;
     const rejected: { line: number; why: string; raw: unknown }[] = [];
-    const rnbRows = await stagedTable(c, 'rnb', { line: 'INTEGER', rnb: 'VARCHAR', shape: 'VARCHAR', addresses: 'VARCHAR', addr_dep: 'VARCHAR', raw: 'VARCHAR' });
+    const rnbRows = await StagedRows.create(c, 'rnb', { line: 'INTEGER', rnb: 'VARCHAR', shape: 'VARCHAR', addresses: 'VARCHAR', addr_dep: 'VARCHAR', raw: 'VARCHAR' });
     let first = true, skipped = 0, total = 0;
     for await (const row of readCsv(o.rnb.path, { separator: ';', progress: fileProgress(ctx, 'fr.buildings', o.rnb.path) })) {
       if (first) {
@@ -242,8 +241,7 @@ export async function ingestBuildings(ctx: JobContext, o: { rnb: JobInput; bdnb?
       const partition = `rnb-${department}`;
       const rejects = new Rejects(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, ctx.maxRejectShare);
       await rejects.init();
-      // One row per id: the staged join serves the first row of each id only (nth = 1).
-      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage, { distinctIds: true });
+      const areas = await AreasWriter.open(ctx.dataDir, 'fr', BUILDINGS_TABLE, partition, rnbSource.id, stage);
       const links = await TableWriter.open({ dataDir: ctx.dataDir, country: 'fr', table: BUILDING_LINKS_TABLE, partition, columns: BUILDING_LINK_COLUMNS, orderBy: 'key' }, stage);
       writers.push({ department, areas, links, rejects });
     }
@@ -314,26 +312,4 @@ interface StagedRow {
   line: number; rnb: string; shape: string; addresses: string; department: string; id: string; first_rnb: string; nth: bigint;
   g_line: number | null; g_id: string | null; g_department: string | null; g_parcel: string | null; g_year: number | null; g_dwellings: number | null; g_levels: number | null;
   g_walls: string | null; g_roof: string | null; g_use: string | null; g_height: number | null; g_monument: string | null; g_electricity: string | null; g_social: number | null;
-}
-
-const STAGE_TYPES: Record<string, DuckDBType> = { VARCHAR, DOUBLE, INTEGER };
-/** Rows appended to a new table of the staging database a chunk at a time (the appender flushed every 64 chunks), nothing kept in JS. */
-async function stagedTable(c: DuckDBConnection, name: string, columns: Record<string, 'VARCHAR' | 'DOUBLE' | 'INTEGER'>) {
-  await c.run(`CREATE TABLE ${name} (${Object.entries(columns).map(([k, t]) => `${k} ${t}`).join(', ')})`);
-  const appender = await c.createAppender(name);
-  const types = Object.values(columns).map((t) => STAGE_TYPES[t]!);
-  let buffer: DuckDBValue[][] = types.map(() => []), chunks = 0;
-  const flush = () => {
-    const n = buffer[0]!.length;
-    if (n === 0) return;
-    const chunk = DuckDBDataChunk.create(types, n);
-    chunk.setColumns(buffer);
-    appender.appendDataChunk(chunk);
-    buffer = types.map(() => []);
-    if (++chunks % 64 === 0) appender.flushSync();
-  };
-  return {
-    append(values: DuckDBValue[]) { for (let i = 0; i < values.length; i++) buffer[i]!.push(values[i]!); if (buffer[0]!.length >= 2048) flush(); },
-    close() { flush(); appender.flushSync(); appender.closeSync(); },
-  };
 }

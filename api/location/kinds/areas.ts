@@ -19,7 +19,8 @@ export interface AreaHit { id: string; layer: string; attributes: Record<string,
 
 const list = (files: string[]) => `[${files.map(quotedString).join(', ')}]`;
 
-const byLayerThenId = (a: AreaHit, b: AreaHit) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1);
+/** The order areasAt answers in: by layer, then id. */
+export const byLayerThenId = (a: Pick<AreaHit, 'layer' | 'id'>, b: Pick<AreaHit, 'layer' | 'id'>) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1);
 
 /** Every area containing the point: from the in-process index once built (areas-index.ts), else through DuckDB; the same answer. */
 export async function areasAt(warehouse: Warehouse, country: Country, table: string, lng: number, lat: number): Promise<AreaHit[]> {

@@ -34,27 +34,22 @@ function bbox(g: Polygon | MultiPolygon): [number, number, number, number] {
 const WKB = 'geom_wkb';
 
 export class AreasWriter {
-  /** The ids added, to refuse a second one; null when the caller's ids are distinct by construction. */
-  private seen: Set<string> | null;
+  private seen = new Set<string>();
   /** What the file's `geo` metadata says, kept as rows are added: geometry types and extent. */
   private types = new Set<string>();
   private extent: [number, number, number, number] | null = null;
-  private constructor(private readonly areas: TableWriter, private readonly cells: TableWriter, readonly table: string, readonly source: string, distinctIds: boolean) {
-    this.seen = distinctIds ? null : new Set<string>();
-  }
+  private constructor(private readonly areas: TableWriter, private readonly cells: TableWriter, readonly table: string, readonly source: string) {}
 
   /**
    * With `stage`, a run's shared staging database (two tables of it), whose opener has removed
-   * the leftovers of killed runs (AreasWriter.cleanStale) once for the run. `distinctIds`: the
-   * caller's ids are distinct by construction, so no set of them is kept (it grows with the
-   * partition: about a million ids in a large department's buildings).
+   * the leftovers of killed runs (AreasWriter.cleanStale) once for the run.
    */
-  static async open(dataDir: string, country: Country, table: string, partition: string, source: string, stage?: StageDatabase, o: { distinctIds?: boolean } = {}): Promise<AreasWriter> {
+  static async open(dataDir: string, country: Country, table: string, partition: string, source: string, stage?: StageDatabase): Promise<AreasWriter> {
     const cellsTable = areaCellsTable(table);
     if (!stage) await AreasWriter.cleanStale(dataDir, country, table);
     const areas = await TableWriter.open({ dataDir, country, table, partition, columns: { ...AREA_COLUMNS, [WKB]: 'BLOB' }, orderBy: 'id' }, stage);
     const cells = await TableWriter.open({ dataDir, country, table: cellsTable, partition, columns: AREA_CELL_COLUMNS, orderBy: ['cell', 'id'] }, stage);
-    return new AreasWriter(areas, cells, table, source, o.distinctIds === true);
+    return new AreasWriter(areas, cells, table, source);
   }
 
   /** Removes what killed runs left of the table and its cover (pending files, staging databases). */
@@ -65,7 +60,7 @@ export class AreasWriter {
 
   /** Adds an area; returns why it cannot be used instead. */
   add(a: AreaInput): string | null {
-    if (this.seen?.has(a.id)) return `duplicate id ${a.id}`;
+    if (this.seen.has(a.id)) return `duplicate id ${a.id}`;
     if (a.geometry?.type !== 'Polygon' && a.geometry?.type !== 'MultiPolygon') return `geometry must be a Polygon or MultiPolygon, not ${(a.geometry as { type?: string } | null)?.type ?? 'none'}`;
     const [minLng, minLat, maxLng, maxLat] = bbox(a.geometry);
     if (!(minLng >= -180 && maxLng <= 180 && minLat >= -90 && maxLat <= 90)) return `coordinates outside WGS84 bounds (${minLng}, ${minLat}, ${maxLng}, ${maxLat}): wrong CRS?`;
@@ -74,7 +69,7 @@ export class AreasWriter {
       min_lng: minLng, min_lat: minLat, max_lng: maxLng, max_lat: maxLat, geometry: JSON.stringify(a.geometry), source: this.source,
     });
     if (!row.success) return row.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    this.seen?.add(a.id);
+    this.seen.add(a.id);
     const r = row.data;
     const wkb = polygonWkb(a.geometry);
     this.areas.append([r.id, r.layer, r.attributes, r.min_lng, r.min_lat, r.max_lng, r.max_lat, r.geometry, r.source, wkb && blobValue(wkb)]);

@@ -8,7 +8,6 @@ import { openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../core/
 import { indexCache } from '../../search/warehouse-index.ts';
 import { READ_STORES, sqlReads, storeReads, type BuildingReads, type ReadStores } from './reads.ts';
 
-export type { BuildingDiagnosisRow, BuildingSaleRow, PropertyRow as BuildingPropertyRow } from './reads.ts';
 
 /**
  * The building and property reads answered from key-sorted stores (reads.ts, core/keyed-store.ts)

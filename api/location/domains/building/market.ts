@@ -9,7 +9,7 @@ import type { Warehouse } from '../../../core/warehouse.ts';
 import { isStale, publicationDateUnknown, updatedOn } from '../market/freshness.ts';
 import { indicatorWindow, irisMedian24m, percentDifference } from '../market/indicators.ts';
 import { quantileCont } from '../market/sales-index.ts';
-import type { BuildingSaleRow } from './building-index.ts';
+import type { BuildingSaleRow } from './reads.ts';
 import { buildingDefinition } from './fields.ts';
 import type { BuildingPlace } from './place.ts';
 

@@ -9,7 +9,8 @@ import type { Missing, Warning } from '../../../../schemas/domain.ts';
 import type { FrBuilding } from '../../../../schemas/building.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Manifests } from '../../../core/manifests.ts';
-import { buildingIndexOf, buildingsFrom, type BuildingIndex, type BuildingSaleRow } from './building-index.ts';
+import { buildingIndexOf, buildingsFrom, type BuildingIndex } from './building-index.ts';
+import type { BuildingSaleRow } from './reads.ts';
 import { buildingMarket } from './market.ts';
 import { buildingRisks } from './risks.ts';
 

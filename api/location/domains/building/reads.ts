@@ -4,12 +4,12 @@ import { cellAndAncestors } from '../../../../schemas/tables/cells.ts';
 import { ZONE_COVER_RES } from '../../../../schemas/tables/zones.ts';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import type { KeyedStore } from '../../../core/keyed-store.ts';
-import { areasAt } from '../../kinds/areas.ts';
+import { areasAt, byLayerThenId } from '../../kinds/areas.ts';
 
 /**
  * What a building report and a property report read besides the building's record, by the keys
  * they read them by, answered either by SQL over the warehouse or from key-sorted stores built
- * from the very same SELECTs (read-stores.ts): the same rows, in the same order.
+ * from the very same SELECTs (building-index.ts): the same rows, in the same order.
  */
 
 /** A diagnosis as the building serves it (energy_diagnoses[] and the Features' alternatives). */
@@ -190,7 +190,7 @@ export function storeReads(stores: ReadStores): BuildingReads {
         const [x0, y0, x1, y1] = m.box as [number, number, number, number];
         if (m.interior || (lng >= x0 && lng <= x1 && lat >= y0 && lat <= y1 && m.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(m.geometry) as Polygon | MultiPolygon))) hits.push({ id, layer: m.layer });
       }
-      return hits.sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : a.id < b.id ? -1 : 1)).map((h) => h.id);
+      return hits.sort(byLayerThenId).map((h) => h.id);
     },
   };
 }

@@ -10,16 +10,13 @@ import type { Resolved, Resolver, ResolveContext } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
 import { buildingReadsOf } from '../building/building-index.ts';
-import { READ_COLUMNS, selectList, type BuildingReads, type DeedRow, type EventRow as ReadEventRow, type PropertyDiagnosisRow, type PropertyRow as ReadPropertyRow } from '../building/reads.ts';
+import { READ_COLUMNS, selectList, type BuildingReads, type DeedRow, type EventRow as ReadEventRow, type PropertyDiagnosisRow, type PropertyRow } from '../building/reads.ts';
 import { irisMedian24m, percentDifference } from '../market/indicators.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
-export type PropertyRow = ReadPropertyRow;
 type EventRow = ReadEventRow & { reason: AttachmentReason };
-type SaleRow = DeedRow;
 /** A sale as it concerns one property: the deed, or its unit when the deed sold several dwellings (price the deed's). */
-type PropertySale = SaleRow & { deedDwellings: number | null; carrez: number | null };
-type DiagRow = PropertyDiagnosisRow;
+type PropertySale = DeedRow & { deedDwellings: number | null; carrez: number | null };
 
 const PROPERTY_COLS = selectList(READ_COLUMNS.propertiesOf);
 
@@ -35,7 +32,7 @@ export async function propertyRecord(warehouse: Warehouse, id: string): Promise<
 }
 
 /** The sale as it concerns the property: its unit (surface, rooms, Carrez) when the event names one. */
-function asPropertySale(s: SaleRow, part: string | null): PropertySale {
+function asPropertySale(s: DeedRow, part: string | null): PropertySale {
   if (part === null) return { ...s, deedDwellings: null, carrez: s.dwellings === 1 ? s.carrez_area : null };
   const units = (s.units ? JSON.parse(s.units) : []) as { parcel: string; lots: string[] | null; surface: number | null; rooms: number | null; carrez: number | null }[];
   const u = units.find((x) => `${x.parcel}:${(x.lots ?? []).join('|')}` === part);
@@ -52,7 +49,7 @@ const ORDER: Reliability[] = ['low', 'medium', 'high'];
  * quarter and in the latest quarter, divided by the first. Reliability: the lower of the two
  * quarters', one step lower when the sale is more than five years old. Null with the reason otherwise.
  */
-export async function indexedLastSale(warehouse: Warehouse, sale: SaleRow | null, type: 'apartment' | 'house'): Promise<{ value: FrProperty['value_today']; reason: Missing[string] | null }> {
+export async function indexedLastSale(warehouse: Warehouse, sale: DeedRow | null, type: 'apartment' | 'house'): Promise<{ value: FrProperty['value_today']; reason: Missing[string] | null }> {
   if (!sale || sale.price === null || !sale.market_sale) return { value: null, reason: 'not_found' };
   if (!warehouse.has('fr', 'market_indicators')) return { value: null, reason: 'unavailable' };
   for (const [level, col] of LEVELS) {
