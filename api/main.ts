@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     await marketplaceJobs.stop();
     clearInterval(purge);
     await app.close();
-    warehouse.close();
+    await warehouse.close();
     await sql.close();
     process.exit(0);
   };

@@ -164,7 +164,7 @@ export async function benchBuildings(parcels: number, parcelsPerBuilding: number
       (useIndex ? times : sqlTimes).push(performance.now() - t);
     }
   }
-  warehouse.close();
+  await warehouse.close();
   times.sort((a, b) => a - b);
   sqlTimes.sort((a, b) => a - b);
   await rm(root, { recursive: true, force: true });

@@ -220,7 +220,7 @@ export async function benchDvfReport(sales: number, queries: number, radius: num
     }
     const result = Object.fromEntries(names.map((n) => [n, summary(lat[n]!, busy[n]! / 1000)]));
     if (client) { await client.query('DROP TABLE bench_sales'); await client.end(); }
-    await app.close(); warehouse.close(); await sql.close();
+    await app.close(); await warehouse.close(); await sql.close();
     let size = 0;
     const salesFiles = (await readdir(join(dataDir, 'tables/sales/country=fr'))).filter((f) => f.endsWith('.parquet'));
     for (const f of salesFiles) size += (await stat(join(dataDir, 'fr/sales', f))).size;

@@ -50,7 +50,7 @@ export async function benchGeocodeMemory(dataDir: string, fresh: boolean) {
   }
   const peakWhileMade = peakRssMb();
   const after = await snap(warehouse);
-  await app.close(); warehouse.close(); await sql.close();
+  await app.close(); await warehouse.close(); await sql.close();
   return { built_from: fresh ? 'duckdb' : 'saved segments (restart)', addresses, bytes_per_address: +(bytes / addresses).toFixed(1), index_mb: mb(bytes), indexes, before_indexes: before, with_indexes: after,
     peak_rss_mb: { opening: peakAtStart, while_indexes_made: peakWhileMade } };
 }

@@ -112,7 +112,7 @@ export async function benchGeocode(addresses: number, queries: number, concurren
     const s = (performance.now() - t) / 1000;
     restart[c] = { load_s: +s.toFixed(2), segments: st.loaded, load_to_build: +(s / build[c]!.seconds).toFixed(3) };
   }
-  await app.close(); warehouse.close(); await sql.close();
+  await app.close(); await warehouse.close(); await sql.close();
   if (!opts.keep) await rm(root, { recursive: true, force: true });
   return {
     addresses: sizes, ingest_s: ingestS, baseline_duckdb: baseline, index_build: build,

@@ -356,7 +356,7 @@ export async function benchRisks(polygons: number, sites: number, queries: numbe
       }
     }
     await client?.end();
-    await app.close(); warehouse.close(); await sql.close();
+    await app.close(); await warehouse.close(); await sql.close();
     const s = Object.fromEntries(names.map((n) => [n, stats(times[n]!)]));
     const ratio = (a: string, b: string, k: 'p50_ms' | 'p99_ms') => (s[a] && s[b] ? +(s[a][k] / s[b][k]).toFixed(2) : null);
     return {

@@ -112,7 +112,7 @@ async function benchLookups(addresses: number, queries: number) {
   core.sort((a, b) => a - b);
   const coreOnly = { queries: core.length, per_s: Math.round(core.length / coreTotal), p50_ms: +percentile(core, 50).toFixed(2), p99_ms: +percentile(core, 99).toFixed(2) };
   const byAddress = await run(addressRows.map((r) => `/api/v1/fr/location?address=${encodeURIComponent(r.label)}`));
-  await app.close(); warehouse.close(); await sql.close();
+  await app.close(); await warehouse.close(); await sql.close();
   await rm(root, { recursive: true, force: true });
   return { addresses, by_position: byPosition, by_address: byAddress, core_by_position: coreOnly, api_to_core_p50: +(byPosition.p50_ms / coreOnly.p50_ms).toFixed(2) };
 }

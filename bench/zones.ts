@@ -119,7 +119,7 @@ export async function benchZones(irisCount: number, queries: number, keep?: stri
     global.gc?.();
     const memory = process.memoryUsage();
     await app.close();
-    warehouse.close();
+    await warehouse.close();
     return {
       zone_route: stats(route), report_residents: stats(resolver), zone_names_two_lookups: stats(names), answers,
       rss_after_build_mb, rss_after_queries_mb: Math.round(memory.rss / 1e6), array_buffers_mb: Math.round(memory.arrayBuffers / 1e6),
@@ -179,7 +179,7 @@ export async function benchZonesMemory(dataDir: string) {
   for (const code of (await warehouse.query<{ code: string }>('SELECT DISTINCT code FROM fr_zone_values')).map((r) => r.code)) rows += index.valuesOfZones([{ level: 'sublocality_level2', code }]).length;
   const all_zones_s = +((performance.now() - t) / 1000).toFixed(2);
   const answered = await settle();
-  warehouse.close();
+  await warehouse.close();
   return {
     load_average_start, load_average_end: loadavg().map((x) => +x.toFixed(2)),
     values: index.size, zones: index.zones, index_mb: +(index.bytes / 1e6).toFixed(1), bytes_per_value: +(index.bytes / index.size).toFixed(2), build_s,

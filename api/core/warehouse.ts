@@ -34,12 +34,23 @@ export interface Warehouse {
   /** Refreshes when a country's manifest changed since the last refresh (an ingest published); true if it did. */
   refreshIfChanged(): Promise<boolean>;
   /**
-   * Calls `fn` when the warehouse closes, before its DuckDB does; answers a function that forgets
-   * it. A background job with a DuckDB of its own (the building stores) stops its query then: a
-   * query left running holds the process's exit for seconds.
+   * Calls `fn` when the warehouse closes, before its DuckDB does, and waits for the promise it
+   * answers; answers a function that forgets it. A background job with a DuckDB of its own (the
+   * building stores) stops its query then and settles once its DuckDB is closed: a query left
+   * running holds the process's exit for seconds, and a DuckDB closed under it can crash it.
    */
-  onClose?(fn: () => void): () => void;
-  close(): void;
+  onClose?(fn: () => void | Promise<void>): () => void;
+  /**
+   * Stops the queries under way (a background index build, a request) and closes DuckDB once they
+   * have settled: a connection closed under a running query never settles it and can crash the
+   * process. Queries asked for after it are refused; calling it again answers the same promise.
+   */
+  close(): Promise<void>;
+}
+
+/** A query asked of a warehouse that is closing or closed. */
+export class WarehouseClosedError extends Error {
+  constructor() { super('the warehouse is closed'); this.name = 'WarehouseClosedError'; }
 }
 
 /**
@@ -71,14 +82,26 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   // A small pool: DuckDB runs queries of separate connections in parallel.
   const pool: DuckDBConnection[] = [];
   const free: DuckDBConnection[] = [];
-  const waiters: ((c: DuckDBConnection) => void)[] = [];
-  const closers = new Set<() => void>();
+  const waiters: { resolve: (c: DuckDBConnection) => void; reject: (e: Error) => void }[] = [];
+  const closers = new Set<() => void | Promise<void>>();
+  // Connections running a query (the pool's, and the setup one during a refresh): close() interrupts
+  // them and waits for each to be given back before closing DuckDB.
+  const busy = new Set<DuckDBConnection>();
+  let closing: Promise<void> | null = null;
+  let drained: (() => void) | null = null;
   for (let i = 0; i < 4; i++) { const c = await instance.connect(); pool.push(c); free.push(c); }
-  const acquire = () => new Promise<DuckDBConnection>((resolve) => {
+  const acquire = () => new Promise<DuckDBConnection>((resolve, reject) => {
+    if (closing) { reject(new WarehouseClosedError()); return; }
     const c = free.pop();
-    if (c) resolve(c); else waiters.push(resolve);
+    if (c) { busy.add(c); resolve(c); } else waiters.push({ resolve, reject });
   });
-  const release = (c: DuckDBConnection) => { const w = waiters.shift(); if (w) w(c); else free.push(c); };
+  const release = (c: DuckDBConnection) => {
+    const w = closing ? undefined : waiters.shift();
+    if (w) { w.resolve(c); return; }
+    busy.delete(c);
+    free.push(c);
+    if (closing && busy.size === 0) drained?.();
+  };
   // Scans under way (the external file cache is off while there is one).
   let scans = 0;
 
@@ -96,6 +119,14 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   const pendingLazy = new Map<string, { sql: string }>();
   const makingLazy = new Map<{ sql: string }, Promise<void>>();
   const refresh = async () => {
+    if (closing) throw new WarehouseClosedError();
+    busy.add(setup);
+    try { await refreshViews(); } finally {
+      busy.delete(setup);
+      if (closing && busy.size === 0) drained?.();
+    }
+  };
+  const refreshViews = async () => {
     pendingLazy.clear();
     seenManifests = manifestTimes();
     const next = new Set<string>();
@@ -188,6 +219,8 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
         if (scans++ === 0) await c.run('SET GLOBAL enable_external_file_cache = false');
         const result = await c.stream(sql);
         for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) onChunk(chunk.getColumns());
+        // An interrupted stream ends as if it were complete: the scan did not see every row.
+        if (closing) throw new WarehouseClosedError();
       } finally {
         try { if (--scans === 0) await c.run('SET GLOBAL enable_external_file_cache = true'); } finally { release(c); }
       }
@@ -203,11 +236,21 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
       return () => { closers.delete(fn); };
     },
     close() {
-      for (const fn of [...closers]) { try { fn(); } catch { /* a job already ended */ } }
-      closers.clear();
-      for (const c of pool) c.closeSync();
-      setup.closeSync();
-      instance.closeSync();
+      closing ??= (async () => {
+        const jobs = [...closers].map(async (fn) => { await fn(); });
+        closers.clear();
+        await Promise.allSettled(jobs); // a job that fails while stopping has stopped all the same
+        for (const w of waiters.splice(0)) w.reject(new WarehouseClosedError());
+        if (busy.size > 0) {
+          const settled = new Promise<void>((resolve) => { drained = resolve; });
+          for (const c of busy) c.interrupt();
+          await settled;
+        }
+        for (const c of pool) c.closeSync();
+        setup.closeSync();
+        instance.closeSync();
+      })();
+      return closing;
     },
   };
 }

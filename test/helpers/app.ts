@@ -46,7 +46,7 @@ export async function buildTestApp(dataDir: string, opts: { env?: Record<string,
   const { key } = await keys.create({ countries: ['fr', 'ca', 'be'], sandbox: false, label: 'test' });
   return {
     app, keys, sql, warehouse, clock, key,
-    async close() { await app.close(); warehouse.close(); if (ownSql) await sql.close(); },
+    async close() { await app.close(); await warehouse.close(); if (ownSql) await sql.close(); },
   };
 }
 

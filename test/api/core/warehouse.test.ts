@@ -2,12 +2,33 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openWarehouse } from '../../../api/core/warehouse.ts';
+import { openWarehouse, WarehouseClosedError } from '../../../api/core/warehouse.ts';
 import { WAREHOUSE_LAYOUT } from '../../../api/location/domains/index.ts';
 import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { BAN_HEADER, BAN_ROWS, banLine, silentContext } from '../../helpers/fixture-data.ts';
 
 describe('warehouse', () => {
+  it('closes under running queries: stops them, waits for them to settle, refuses any later one', async () => {
+    const w = await openWarehouse(await mkdtemp(join(tmpdir(), 'lds-wh-close-')), WAREHOUSE_LAYOUT);
+    // Long enough never to end by itself here: only the close stops them.
+    const long = 'SELECT sum(length(md5(i::VARCHAR))) AS n FROM range(1000000000000) t(i)';
+    const settled = (p: Promise<unknown>) => p.then(() => 'resolved', (e: Error) => e);
+    const running = [1, 2, 3].map(() => settled(w.query(long)));
+    const scanned = settled(w.scan('SELECT md5(i::VARCHAR) FROM range(1000000000000) t(i)', () => {}));
+    // The pool (4 connections) is taken: this one waits for a connection.
+    const waiting = settled(w.query('SELECT 1 AS one'));
+    await new Promise((r) => setTimeout(r, 200));
+    const closing = w.close();
+    expect(w.close()).toBe(closing);
+    await closing;
+    for (const r of await Promise.all(running)) expect(String(r)).toMatch(/interrupt/i);
+    // A scan cut short would look complete: it fails instead.
+    expect(await scanned).toBeInstanceOf(WarehouseClosedError);
+    expect(await waiting).toBeInstanceOf(WarehouseClosedError);
+    await expect(w.query('SELECT 1')).rejects.toBeInstanceOf(WarehouseClosedError);
+    await expect(w.refresh()).rejects.toBeInstanceOf(WarehouseClosedError);
+  });
+
   it('picks up a partition published while it is open, once its manifest changed', async () => {
     const root = await mkdtemp(join(tmpdir(), 'lds-wh-'));
     const dataDir = join(root, 'data');
@@ -31,7 +52,7 @@ describe('warehouse', () => {
       expect(w.filesWithCells('fr', 'addresses', lo, hi)).toHaveLength(1);
       expect(w.filesWithCells('fr', 'addresses', hi + 1n, hi + 10n)).toHaveLength(0);
       expect(await w.refreshIfChanged()).toBe(false);
-    } finally { w.close(); }
+    } finally { await w.close(); }
   });
 
   it('makes a lazy memory table at its first use, once for concurrent callers, and again from the new files after a refresh', async () => {
@@ -60,7 +81,7 @@ describe('warehouse', () => {
       expect(await count()).toBeGreaterThan(before);
       // Any other table: a no-op.
       await w.ensure!('fr', 'addresses');
-    } finally { w.close(); }
+    } finally { await w.close(); }
   });
 
   it("reads a whole table by scan without keeping its bytes in DuckDB's file cache, which queries use again after", async () => {
@@ -86,6 +107,6 @@ describe('warehouse', () => {
       expect(await enabled()).toBe(true);
       await w.query('SELECT * FROM fr_addresses');
       expect(await cached()).toBeGreaterThan(0);
-    } finally { w.close(); await rm(root, { recursive: true, force: true }); }
+    } finally { await w.close(); await rm(root, { recursive: true, force: true }); }
   });
 });

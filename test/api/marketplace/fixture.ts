@@ -175,7 +175,7 @@ export async function marketFixture(sql: Sql): Promise<MarketFixture> {
     buildAppOn: (on) => build({}, on),
     async close() {
       for (const a of apps) await a.close();
-      for (const w of warehouses) w.close();
+      await Promise.all(warehouses.map((w) => w.close()));
       await receiver.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -110,6 +110,6 @@ export async function startSignin(sql: Sql): Promise<SigninFixture> {
     partner, app, issuer, sql, accounts, clients, user,
     confidential: { client: conf.client, secret: conf.secret! },
     publicClient: pub.client,
-    async close() { await app.close(); warehouse.close(); await partner.close(); },
+    async close() { await app.close(); await warehouse.close(); await partner.close(); },
   };
 }

@@ -176,7 +176,7 @@ export async function startSpace(sql: Sql): Promise<SpaceFixture> {
     otherKey: { key: other.key, fingerprint: other.record.fingerprint },
     owner: { apiKey: owner.apiKey, apiToken: owner.apiToken },
     tokenAuthorizationId: first.authorizationId,
-    async close() { await app.close(); warehouse.close(); await partner.close(); },
+    async close() { await app.close(); await warehouse.close(); await partner.close(); },
   };
 }
 

@@ -90,7 +90,7 @@ describe('rewriting addresses partitions whose parcels are text', () => {
       const near = await nearestAddressSql(warehouse, 'fr', 48.8631, 2.3617, rangesAround(48.8631, 2.3617, 10, 1), 25);
       expect(near).toMatchObject({ id: 'a2', parcels: ['75103000AK0036', '75103000AK0035'] });
     } finally {
-      warehouse.close();
+      await warehouse.close();
     }
   });
 

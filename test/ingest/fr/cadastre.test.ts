@@ -180,7 +180,7 @@ describe('fr.cadastre: edges', () => {
       expect(await parcelAt({ warehouse }, 'fr', -0.1204 - e, 45.0102)).toBeNull();
       expect(await parcelAt({ warehouse }, 'fr', -0.1198, 45.0104 + e)).toBeNull();
       expect((await parcelAt({ warehouse }, 'fr', -0.1198, 45.0104 - e))?.id).toBe('33001000AB0001');
-    } finally { warehouse.close(); }
+    } finally { await warehouse.close(); }
   });
 });
 

@@ -83,7 +83,7 @@ describe('points table kind', () => {
     const fresh = await openWarehouse(dataDir, { tables: ['test_points'], memoryTables: {} });
     try {
       for (const q of queries.slice(0, 8)) expect(micro(loaded(await pointsAroundLite(fresh, 'fr', 'test_points', q)))).toEqual(micro(bruteForce(q)));
-    } finally { fresh.close(); }
+    } finally { await fresh.close(); }
   });
 
   it('orders points at the same distance by id, and serves the index once it is ready', async () => {

@@ -58,7 +58,7 @@ beforeAll(async () => {
   warehouse = await openLocationWarehouse(join(root, 'data'));
   index = (await buildSalesIndex(warehouse))!;
 });
-afterAll(() => { warehouse?.close(); c?.closeSync(); db?.closeSync(); });
+afterAll(async () => { await warehouse?.close(); c?.closeSync(); db?.closeSync(); });
 
 /**
  * The reference, written here independently of the service: every row of the file (no cells),
