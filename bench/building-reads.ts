@@ -174,12 +174,12 @@ for (const p of points) {
   digests.push(createHash('sha256').update(JSON.stringify([id, building, property])).digest('hex').slice(0, 16));
 }
 const rss_end_mb = mb(process.memoryUsage().rss);
-warehouse.close();
-console.log(JSON.stringify({ index: index ? { rows: index.rows ?? null, bytes: index.bytes ?? null, blocks: index.blocks ?? null } : null, index_s, found, withProperty, times, digests,
+await warehouse.close();
+console.log(JSON.stringify({ index: index ? { rows: index.rows ?? null, bytes: index.bytes ?? null, blocks: index.blocks ?? null, written: index.written ?? null } : null, index_s, found, withProperty, times, digests,
   rss_open_mb, rss_index_mb, rss_end_mb, peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024) }));
 `;
 
-type ChildResult = { index: { rows: number | null; bytes: number | null; blocks: number | null } | null; index_s: number; found: number; withProperty: number; times: number[]; digests: string[];
+type ChildResult = { index: { rows: number | null; bytes: number | null; blocks: number | null; written?: { stores: number; input_bytes: number; peak_rss_mb: number | null } | null } | null; index_s: number; found: number; withProperty: number; times: number[]; digests: string[];
   rss_open_mb: number; rss_index_mb: number; rss_end_mb: number; peak_rss_mb: number };
 
 function runChild(tree: string, dataDir: string, pointsFile: string): ChildResult & { load: number[] } {

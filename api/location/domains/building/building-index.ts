@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { quotedString } from '@duckdb/node-api';
 import type { Warehouse } from '../../../core/warehouse.ts';
 import { isAlive } from '../../../core/state/lock.ts';
-import { openKeyedStore, writeKeyedStore, type KeyedStore } from '../../../core/keyed-store.ts';
+import { openKeyedStore, type KeyedStore } from '../../../core/keyed-store.ts';
 import { indexCache } from '../../search/warehouse-index.ts';
 import { READ_STORES, sqlReads, storeReads, type BuildingReads, type ReadStores } from './reads.ts';
+import { writeStoresHere, writeStoresInChild, type StoreSpec, type StoreWriting } from './store-writer.ts';
 
 
 /**
@@ -20,12 +21,21 @@ export interface BuildingIndex extends BuildingReads {
   /** Bytes of the stores on disk, and blocks held in memory (one key and offset each). */
   readonly bytes: number;
   readonly blocks: number;
+  /** The stores this build wrote: how many, from how many bytes of Parquet, the child process's peak RSS (null when written in process); null when it reused them all. */
+  readonly written: { stores: number; input_bytes: number; peak_rss_mb: number | null } | null;
 }
 
 /** The stores' format: a change of the SELECTs or of the file layout writes them again. */
 const FORMAT = 'building-reads-5';
 /** DuckDB's memory while it sorts a table into a store (it spills to a temporary folder past it). */
 export const STORE_BUILD_MEMORY = '512MB';
+/**
+ * Stores read from this many bytes of Parquet or more are written in a child process
+ * (store-writer.ts), smaller ones in process: the sample data's stores cost less to sort than a
+ * child's start.
+ */
+export const STORE_CHILD_FROM = 64 * 1024 * 1024;
+
 
 /** Where the stores live: <dataDir>/.index/fr/building-reads/, beside the address index's segments. */
 export function readStoresDir(dataDir: string): string {
@@ -59,10 +69,11 @@ function removeLeftovers(dir: string): void {
 
 /**
  * Opens the stores of the tables published, writing those missing (a table ingested since, or a
- * first start) in a DuckDB of its own with a bounded memory: the server's own DuckDB and heap
- * hold none of the rows. Stores of earlier files are removed.
+ * first start) in a DuckDB of their own with a bounded memory, in a child process from
+ * `childFrom` bytes of input (store-writer.ts): the server's own DuckDB and heap hold none of the
+ * rows. Stores of earlier files are removed.
  */
-export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string; memory?: string } = {}): Promise<BuildingIndex | null> {
+export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string; memory?: string; childFrom?: number } = {}): Promise<BuildingIndex | null> {
   const reads = (Object.keys(READ_STORES) as (keyof typeof READ_STORES)[]).filter((r) => READ_STORES[r].tables.every((t) => warehouse.has('fr', t)));
   if (reads.length === 0) return null;
   const firstFile = filesOf(warehouse, READ_STORES[reads[0]!].tables[0]!)[0];
@@ -73,49 +84,35 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
   // Unique per build: two warehouses of one process over one data folder may write at once.
   const token = `${process.pid}-${++builds}`;
   const tmp = join(dir, `.tmp-${token}`);
-  let db: DuckDBInstance | null = null;
   const stores: ReadStores = {};
-  const written: [keyof typeof READ_STORES, string][] = [];
-  const kept = new Set<string>();
-  let rows = 0;
-  // The warehouse closing (a shutdown, a test's end) stops the store being written.
-  let stopped = false, running: DuckDBConnection | null = null;
-  const forget = warehouse.onClose?.(() => { stopped = true; running?.interrupt(); });
+  const wanted: [keyof typeof READ_STORES, string][] = [];
+  const missing: StoreSpec[] = [];
+  let rows = 0, inputBytes = 0, written: BuildingIndex['written'] = null;
+  for (const read of reads) {
+    const spec = READ_STORES[read];
+    if (spec.tables.some((t) => filesOf(warehouse, t).length === 0)) continue;
+    const files = spec.tables.flatMap((t) => filesOf(warehouse, t));
+    const name = storeName(read, `${spec.select} ORDER BY ${spec.order}`, files);
+    const path = join(dir, name);
+    wanted.push([read, path]);
+    if (existsSync(path)) continue;
+    missing.push({ views: Object.fromEntries(spec.tables.map((t) => [t, filesOf(warehouse, t)])), select: spec.select, order: spec.order, partial: join(dir, `.${name}.${token}`), path });
+    for (const f of files) inputBytes += statSync(f).size;
+  }
+  // The warehouse closing (a shutdown, a test's end) stops the stores being written, and waits for it.
+  let writing: StoreWriting | null = null, stopped = false;
+  const forget = warehouse.onClose?.(() => { stopped = true; writing?.stop(); return writing?.done.then(() => {}, () => {}); });
   try {
-    const viewed = new Set<string>();
-    for (const read of reads) {
-      if (stopped) throw new Error('the warehouse closed while the building stores were written');
-      const spec = READ_STORES[read];
-      const files = spec.tables.flatMap((t) => filesOf(warehouse, t));
-      if (spec.tables.some((t) => filesOf(warehouse, t).length === 0)) continue;
-      const name = storeName(read, `${spec.select} ORDER BY ${spec.order}`, files);
-      const path = join(dir, name);
-      if (!existsSync(path)) {
-        if (!db) {
-          rmSync(tmp, { recursive: true, force: true });
-          mkdirSync(tmp, { recursive: true });
-          db = await DuckDBInstance.create(':memory:', { memory_limit: o.memory ?? STORE_BUILD_MEMORY, threads: '2', temp_directory: tmp });
-        }
-        const c = await db.connect();
-        running = c;
-        try {
-          for (const table of spec.tables.filter((t) => !viewed.has(t))) {
-            await c.run(`CREATE OR REPLACE VIEW fr_${table} AS SELECT * FROM read_parquet([${filesOf(warehouse, table).map(quotedString).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true)`);
-            viewed.add(table);
-          }
-          const partial = join(dir, `.${name}.${token}`);
-          try {
-            await writeKeyedStore(c, spec.select, spec.order, partial);
-            renameSync(partial, path);
-          } finally { rmSync(partial, { force: true }); }
-        } finally { running = null; c.closeSync(); }
-      }
-      written.push([read, path]);
-      kept.add(name);
+    if (missing.length > 0) {
+      if (stopped) throw new Error('the warehouse closed before the building stores were written');
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp, { recursive: true });
+      const job = { memory: o.memory ?? STORE_BUILD_MEMORY, tmp, stores: missing };
+      writing = inputBytes >= (o.childFrom ?? STORE_CHILD_FROM) ? writeStoresInChild(job) : writeStoresHere(job);
+      written = { stores: missing.length, input_bytes: inputBytes, ...(await writing.done) };
     }
-    // Opened once DuckDB is closed: its memory and the stores' block indexes do not add up.
-    db?.closeSync(); db = null;
-    for (const [read, path] of written) stores[read] = openKeyedStore(path);
+    // Opened once DuckDB is done: its memory and the stores' block indexes do not add up.
+    for (const [read, path] of wanted) stores[read] = openKeyedStore(path);
     const counted = new Set(reads.flatMap((r) => READ_STORES[r].tables));
     for (const table of counted) {
       const files = filesOf(warehouse, table);
@@ -123,18 +120,20 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
     }
   } catch (e) {
     for (const s of Object.values(stores)) s.close();
-    throw e;
+    throw stopped ? new Error('the warehouse closed while the building stores were written') : e;
   } finally {
     forget?.();
-    db?.closeSync();
     rmSync(tmp, { recursive: true, force: true });
+    // A killed child leaves its partial store and its lines.
+    for (const m of missing) for (const f of [m.partial, `${m.partial}.lines`]) rmSync(f, { force: true });
   }
+  const kept = new Set(wanted.map(([, path]) => basename(path)));
   // Stores of earlier files: an open one stays readable by its holder until closed.
   // (`.jsonl`: the uncompressed stores of before.)
   for (const f of readdirSync(dir)) if ((f.endsWith('.kstore') || f.endsWith('.jsonl')) && !kept.has(f) && !f.startsWith('.')) rmSync(join(dir, f), { force: true });
   const all = Object.values(stores) as KeyedStore[];
   retire(warehouse, all);
-  return { ...storeReads(stores), rows, bytes: all.reduce((s, x) => s + x.bytes, 0), blocks: all.reduce((s, x) => s + x.blocks, 0) };
+  return { ...storeReads(stores), rows, bytes: all.reduce((s, x) => s + x.bytes, 0), blocks: all.reduce((s, x) => s + x.blocks, 0), written };
 }
 
 /** Stores of each warehouse's previous index, closed a while after the next one is made: a report under way keeps reading them. */

@@ -119,13 +119,41 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
     // Closed once the stores are being written (their temporary folder made): the build ends with an error.
     while (!settled && !(await readdir(dir)).some((f) => f.startsWith('.tmp-'))) await new Promise((r) => setTimeout(r, 2));
     expect(settled).toBe(false);
-    warehouse.close();
+    await warehouse.close();
     await expect(building).rejects.toThrow();
     // The stores finished before the close are kept (a later build reuses them), no later one is
     // begun, and nothing partial is left.
     const all = Object.values(READ_STORES).filter((r) => r.tables.every((x) => t.warehouse.has('fr', x))).length;
     expect((await readdir(dir)).filter((f) => f.endsWith('.kstore')).length).toBeLessThan(all);
     expect((await readdir(dir)).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('writes the stores in a child process past a size, byte for byte as in process, and kills it when the warehouse closes', async () => {
+    const here = await mkdtemp(join(tmpdir(), 'lds-building-reads-here-'));
+    const child = await mkdtemp(join(tmpdir(), 'lds-building-reads-child-'));
+    const inProcess = await buildBuildingIndex(t.warehouse, { dir: here, childFrom: Number.POSITIVE_INFINITY });
+    const forked = await buildBuildingIndex(t.warehouse, { dir: child, childFrom: 0 });
+    expect(inProcess!.written).toMatchObject({ peak_rss_mb: null });
+    expect(forked!.written!.stores).toBe(inProcess!.written!.stores);
+    expect(forked!.written!.peak_rss_mb).toBeGreaterThan(0);
+    const names = (await readdir(here)).sort();
+    expect((await readdir(child)).sort()).toEqual(names);
+    for (const f of names) expect((await readFile(join(child, f))).equals(await readFile(join(here, f))), f).toBe(true);
+    // Reused at the next build: nothing written.
+    expect((await buildBuildingIndex(t.warehouse, { dir: child, childFrom: 0 }))!.written).toBeNull();
+
+    // Closed while the child writes: killed, the build fails, nothing partial is left.
+    const stop = await mkdtemp(join(tmpdir(), 'lds-building-reads-kill-'));
+    const warehouse = await openLocationWarehouse(dataDir);
+    const building = buildBuildingIndex(warehouse, { dir: stop, childFrom: 0 });
+    let settled = false;
+    building.then(() => { settled = true; }, () => { settled = true; });
+    while (!settled && !(await readdir(stop)).some((f) => f.startsWith('.tmp-'))) await new Promise((r) => setTimeout(r, 2));
+    expect(settled).toBe(false);
+    await warehouse.close();
+    await expect(building).rejects.toThrow(/closed while the building stores were written/);
+    expect((await readdir(stop)).filter((f) => f.startsWith('.'))).toEqual([]);
+    expect((await readdir(stop)).filter((f) => f.endsWith('.kstore')).length).toBeLessThan(names.length);
   });
 
   it('removes what a killed build left in the stores folder (its temporary folder, its partial store), not a running one\'s', async () => {
