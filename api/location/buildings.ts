@@ -9,18 +9,26 @@ export const BUILDING_TABLES = ['buildings', 'buildings_cells', 'building_links'
 export const BUILDING_PRECISIONS: readonly Location['precision'][] = ['input', 'building', 'address'];
 
 /**
- * The building of a located place, or null: the RNB footprint containing the point, else the one
- * building linked to the place's parcel (a parcel carrying several buildings names none: never
- * the wrong building). Null below address precision.
+ * The building of a located place, or null: for an official address found at its number
+ * (`addressId`), the one building the RNB links to that address (its producer's link: an address
+ * point set at an entrance may lie in a neighbour's footprint); else the RNB footprint containing
+ * the point; else the one building linked to the place's parcel. An address or parcel linked to
+ * several buildings names none that way: never the wrong building. Null below address precision.
  */
-export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'precision' | 'latitude' | 'longitude' | 'parcel'>): Promise<string | null> {
+export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'precision' | 'latitude' | 'longitude' | 'parcel'>, addressId: string | null = null): Promise<string | null> {
   if (!BUILDING_PRECISIONS.includes(l.precision) || !warehouse.has('fr', 'buildings')) return null;
+  const linked = async (kind: 'address' | 'parcel', key: string) => {
+    if (!warehouse.has('fr', 'building_links')) return null;
+    const rows = await warehouse.query<{ building_id: string }>(`SELECT DISTINCT building_id FROM fr_building_links WHERE kind = $1 AND key = $2`, [kind, key]);
+    return rows.length === 1 ? rows[0]!.building_id : null;
+  };
+  if (addressId !== null) {
+    const byAddress = await linked('address', addressId);
+    if (byAddress) return byAddress;
+  }
   const hit = (await buildingReadsOf(warehouse).buildingsAt(l.longitude, l.latitude))[0];
   if (hit) return hit;
-  if (l.parcel && 'id' in l.parcel && warehouse.has('fr', 'building_links')) {
-    const rows = await warehouse.query<{ building_id: string }>(`SELECT DISTINCT building_id FROM fr_building_links WHERE kind = 'parcel' AND key = $1`, [l.parcel.id]);
-    if (rows.length === 1) return rows[0]!.building_id;
-  }
+  if (l.parcel && 'id' in l.parcel) return linked('parcel', l.parcel.id);
   return null;
 }
 

@@ -48,6 +48,8 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
   let address: Location['address'] = null;
   let geocoding: Location['geocoding'] = null;
   let parcels: string[] | null = null;
+  // The official address found at its number (not for a position: its building is the one at the point).
+  let addressId: string | null = null;
   if (input.kind === 'position') {
     ({ lat, lng } = input);
     if (!isInCountry(country, lng, lat)) throw outside(country);
@@ -68,7 +70,7 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     if (!found) throw new ApiError('address_not_found', 'address not found; resend with coordinates', { address: input.address });
     lat = found.latitude; lng = found.longitude;
     if (!isInCountry(country, lng, lat)) throw outside(country);
-    precision = found.precision; address = found.address; geocoding = found.geocoding; parcels = found.parcels;
+    precision = found.precision; address = found.address; geocoding = found.geocoding; parcels = found.parcels; addressId = found.address_id;
     if (found.source) sources.add(found.source);
     warnings.push(...found.warnings);
   }
@@ -107,8 +109,8 @@ export async function locate(deps: LocateDeps, country: Country, input: PlaceInp
     }
   }
   if (!parcel) missing.parcel = precision === 'street' || precision === 'locality' ? 'insufficient_precision' : country === 'fr' && deps.warehouse.has(country, PARCELS_TABLE) ? 'not_found' : 'unavailable';
-  // The building (RNB footprint containing the point, else the one building of the parcel).
-  const building_id = country === 'fr' ? await buildingIdAt(deps.warehouse, { precision, latitude: lat, longitude: lng, parcel }) : null;
+  // The building (the one the RNB links to the address, else the footprint containing the point, else the one building of the parcel).
+  const building_id = country === 'fr' ? await buildingIdAt(deps.warehouse, { precision, latitude: lat, longitude: lng, parcel }, addressId) : null;
   if (building_id) sources.add('fr.rnb');
   else if (!['input', 'building', 'address'].includes(precision)) missing.building_id = 'insufficient_precision';
   else missing.building_id = country === 'fr' && deps.warehouse.has(country, 'buildings') ? 'not_found' : 'unavailable';

@@ -27,6 +27,8 @@ export interface FoundAddress {
   parcels: string[] | null;
   /** Catalogue id of the official address file that answered; null for the geocoder or a resolved address. */
   source: string | null;
+  /** The producer's id of the official address found at its number (the BAN id in France); null otherwise. */
+  address_id: string | null;
   warnings: Warning[];
 }
 
@@ -84,7 +86,7 @@ function fromStreet(q: ParsedAddress, street: StreetMatch, query: string, locale
   if (exact) {
     const others = candidates.filter((c) => c !== exact && c.number === exact.number && c.locality_code !== exact.locality_code);
     return {
-      latitude: exact.latitude, longitude: exact.longitude, precision: 'address', address: officialAddress(exact), parcels: exact.parcels, source: exact.source,
+      latitude: exact.latitude, longitude: exact.longitude, precision: 'address', address: officialAddress(exact), parcels: exact.parcels, source: exact.source, address_id: exact.id,
       geocoding: geocoding(exact.label, round2(streetScore), limit !== undefined ? rankedAlternatives(street, exact, limit) : others.slice(0, MAX_ALTERNATIVES).map((o) => ({
         label: o.label, latitude: o.latitude, longitude: o.longitude, precision: 'address' as const, score: round2(streetScore * 0.9),
       }))),
@@ -104,7 +106,7 @@ function fromStreet(q: ParsedAddress, street: StreetMatch, query: string, locale
   return {
     latitude: lat, longitude: lng, precision: 'street',
     address: { label, street_number: null, street_name: first.street, zipcode: first.postcode, locality: first.locality_name },
-    parcels: null, source: first.source,
+    parcels: null, source: first.source, address_id: null,
     geocoding: geocoding(label, round2(streetScore * (q.number !== null ? 0.8 : 1)), limit !== undefined ? rankedAlternatives(street, null, limit) : []),
     warnings,
   };
@@ -134,7 +136,7 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
   const resolved = await deps.resolved.find(country, key);
   if (resolved) {
     return {
-      latitude: resolved.latitude, longitude: resolved.longitude, precision: resolved.precision, parcels: null, source: null,
+      latitude: resolved.latitude, longitude: resolved.longitude, precision: resolved.precision, parcels: null, source: null, address_id: null,
       address: { label: resolved.label, street_number: q.number === null ? null : `${q.number}${q.rep ? ` ${q.rep}` : ''}`, street_name: null, zipcode: q.postcode, locality: null },
       geocoding: { query, matched: resolved.label, method: 'resolved_addresses', method_label: labelOf(GEOCODING_METHODS, 'resolved_addresses', locale), score: 1, alternatives: [] },
       warnings: [],
@@ -150,7 +152,7 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
       const best = kept[0];
       if (best && (best.precision === 'address' || !street)) {
         const found: FoundAddress = {
-          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null,
+          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null, address_id: null,
           address: { label: best.label, street_number: best.housenumber ?? null, street_name: best.street ?? null, zipcode: best.postcode ?? null, locality: best.city ?? null },
           geocoding: {
             query, matched: best.label, method: 'geocoder', method_label: labelOf(GEOCODING_METHODS, 'geocoder', locale), score: round2(best.score),
@@ -178,7 +180,7 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
       const first = points[0]!;
       const name = q.arrondissement === null ? first.locality_name.replace(/ \d+(er|e) Arrondissement$/i, '') : first.locality_name;
       return {
-        latitude: median(points.map((p) => p.latitude)), longitude: median(points.map((p) => p.longitude)), precision: 'locality', parcels: null, source: first.source,
+        latitude: median(points.map((p) => p.latitude)), longitude: median(points.map((p) => p.longitude)), precision: 'locality', parcels: null, source: first.source, address_id: null,
         address: { label: `${q.postcode ? `${q.postcode} ` : ''}${name}`, street_number: null, street_name: null, zipcode: q.postcode, locality: name },
         geocoding: { query, matched: name, method: 'official_addresses', method_label: labelOf(GEOCODING_METHODS, 'official_addresses', locale), score: 0.5, alternatives: [] },
         warnings,
