@@ -1,6 +1,6 @@
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { link, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, quotedString } from '@duckdb/node-api';
@@ -27,7 +27,7 @@ function child(code: string, cwd = REPO): Record<string, unknown> & { seconds: n
 }
 
 /** A commune file from a real one (`template`, Etalab's layout, one feature per line): its parcels re-coded to `code` and shifted by (dx, dy) degrees. */
-function fromTemplate(lines: string[], code: string, dx: number, dy: number): Iterable<string> {
+export function fromTemplate(lines: string[], code: string, dx: number, dy: number): Iterable<string> {
   const from = /"commune":"(\d{2}|2A|2B)\d{3}"/.exec(lines.find((l) => l.startsWith('{"type":"Feature"')) ?? '')?.[0].slice(11, 16);
   if (!from) throw new Error('the template has no feature line with a commune');
   return lines.map((l) => {
@@ -41,6 +41,45 @@ function fromTemplate(lines: string[], code: string, dx: number, dy: number): It
     const c = f.geometry.coordinates as number[][][] | number[][][][];
     f.geometry.coordinates = f.geometry.type === 'Polygon' ? (c as number[][][]).map(shift) : (c as number[][][][]).map((p) => p.map(shift));
     return `${JSON.stringify(f)}${tail}\n`;
+  });
+}
+
+/**
+ * The same as fromTemplate, faster for many communes: each feature line parsed once, its
+ * coordinates kept as numbers between fixed pieces of text; a commune is then the pieces with the
+ * code replaced and the shifted numbers formatted (about 100 M parcels to write nationally).
+ */
+/** `String(+v.toFixed(7))` by integer arithmetic (about 7 times faster here: 60 against 420 ns). */
+function fixed7(v: number): string {
+  const n = Math.round(v * 1e7), u = n < 0 ? -n : n, whole = Math.floor(u / 1e7), frac = u - whole * 1e7;
+  let s = String(whole);
+  if (frac !== 0) { const f = String(frac).padStart(7, '0'); let e = 7; while (f.charCodeAt(e - 1) === 48) e--; s += `.${f.slice(0, e)}`; }
+  return n < 0 ? `-${s}` : s;
+}
+
+export function templateCommunes(lines: string[]): (code: string, dx: number, dy: number) => string[] {
+  const first = lines.find((l) => l.startsWith('{"type":"Feature"')) ?? '';
+  const from = /"commune":"(\d{2}|2A|2B)\d{3}"/.exec(first)?.[0].slice(11, 16);
+  if (!from) throw new Error('the template has no feature line with a commune');
+  const MARK = '@@n@@';
+  const parsed = lines.map((l) => {
+    if (!l.startsWith('{"type":"Feature"')) return { pieces: [`${l}\n`], xs: [] as number[], ys: [] as number[] };
+    const tail = l.endsWith(']}') ? ']}' : l.endsWith(',') ? ',' : '';
+    const f = JSON.parse(l.slice(0, l.length - tail.length)) as { geometry: { type: string; coordinates: unknown } };
+    const xs: number[] = [], ys: number[] = [];
+    const mark = (ring: number[][]) => ring.map(([x, y]) => { xs.push(x!); ys.push(y!); return [MARK, MARK]; });
+    const c = f.geometry.coordinates as number[][][] | number[][][][];
+    f.geometry.coordinates = f.geometry.type === 'Polygon' ? (c as number[][][]).map(mark) : (c as number[][][][]).map((p) => p.map(mark));
+    return { pieces: `${JSON.stringify(f)}${tail}\n`.split(`"${MARK}"`), xs, ys };
+  });
+  // The pieces holding the commune's code (the id and properties), by line.
+  const coded = parsed.map(({ pieces }) => pieces.flatMap((p, i) => (p.includes(from) ? [i] : [])));
+  return (code, dx, dy) => parsed.map(({ pieces, xs, ys }, k) => {
+    const own = coded[k]!.length === 0 ? pieces : pieces.slice();
+    for (const i of coded[k]!) own[i] = pieces[i]!.replaceAll(from, code);
+    const out: string[] = [own[0]!];
+    for (let i = 0; i < xs.length; i++) out.push(fixed7(xs[i]! + dx), own[2 * i + 1]!, fixed7(ys[i]! + dy), own[2 * i + 2]!);
+    return out.join('');
   });
 }
 
@@ -87,16 +126,82 @@ async function treeOf(ref: string, root: string): Promise<string> {
   return dir;
 }
 
-/** `npm run ingest -- fr.cadastre --input <folder>` as an operator runs it (niced): seconds and the run's own report. */
-function cliRun(input: string, dataDir: string): Promise<number> {
+/** `npm run ingest -- fr.cadastre --input <folder>` as an operator runs it (niced): seconds. */
+async function cliRun(input: string, dataDir: string): Promise<number> {
+  return (await measuredCliRun(input, dataDir)).seconds;
+}
+
+/** The same, under GNU time: seconds, CPU seconds (all threads) and peak RSS of the job's process. */
+function measuredCliRun(input: string, dataDir: string): Promise<{ seconds: number; cpu_s: number; peak_rss_mb: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const p = spawn('nice', ['-n', '10', process.execPath, '--import', 'tsx', 'ingest/cli.ts', 'fr.cadastre', '--input', input, '--data-dir', dataDir], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn('/usr/bin/time', ['-f', 'TIME %U %S %M', 'nice', '-n', '10', process.execPath, '--import', 'tsx', 'ingest/cli.ts', 'fr.cadastre', '--input', input, '--data-dir', dataDir], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
-    p.stderr.on('data', (b: Buffer) => { err = (err + b.toString()).slice(-2000); });
+    p.stderr.on('data', (b: Buffer) => { err = (err + b.toString()).slice(-4000); });
     p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve(+((performance.now() - t) / 1000).toFixed(1)) : reject(new Error(`fr.cadastre --input ${input} exited ${code}: ${err}`))));
+    p.on('close', (code) => {
+      const m = /TIME ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(err);
+      if (code !== 0 || !m) { reject(new Error(`fr.cadastre --input ${input} exited ${code}: ${err}`)); return; }
+      resolve({ seconds: +((performance.now() - t) / 1000).toFixed(1), cpu_s: +(Number(m[1]) + Number(m[2])).toFixed(1), peak_rss_mb: Math.round(Number(m[3]) / 1024) });
+    });
   });
+}
+
+/**
+ * The nation's cadastre as an operator ingests it: `departments` department folders of
+ * `communes` commune files each, every commune the real template file (Etalab's layout, one
+ * feature per line) re-coded and shifted; each department generated, ingested by `npm run ingest
+ * -- fr.cadastre --input <folder>` into one data folder, then its inputs deleted (disk); `jobs`
+ * departments at once. Per department: parcels, seconds, CPU, peak RSS, load; then the totals,
+ * the tables' bytes and the manifest's entries. The template's 2,859 parcels x 35,000 communes
+ * is the nation's 100 M parcels.
+ */
+export async function benchCadastreNational(template: string, departments: number, communes: number, jobs: number, o: { keep?: string; log?: (s: string) => void } = {}) {
+  const log = o.log ?? (() => {});
+  const root = o.keep ?? await mkdtemp(join(tmpdir(), 'bench-cadastre-national-'));
+  const dataDir = join(root, 'data');
+  const lines = readFileSync(template, 'utf8').split('\n').filter((l) => l.length > 0);
+  const perFile = lines.filter((l) => l.startsWith('{"type":"Feature"')).length;
+  const commune = templateCommunes(lines);
+  const rows: Record<string, unknown>[] = [];
+  const t0 = performance.now();
+  let next = 0;
+  // Departments side by side over metropolitan France (10 by 10, from about 1.5° W 43.5° N), their
+  // communes in rows of 20 inside: shifts from the template's own place (Juvisy, about 2.36° E 48.69° N).
+  const worker = async () => {
+    for (let d = next++; d < departments; d = next++) {
+      const dep = String(d + 1).padStart(2, '0');
+      const dir = join(root, 'in', dep);
+      await mkdir(dir, { recursive: true });
+      const tGen = performance.now();
+      for (let c = 0; c < communes; c++) {
+        const code = `${dep}${String(c + 1).padStart(3, '0')}`;
+        await writeFile(join(dir, `cadastre-${code}-parcelles.json`), commune(code, -3.9 + (d % 10) * 0.85 + (c % 20) * 0.04, -5.2 + Math.floor(d / 10) * 0.7 + Math.floor(c / 20) * 0.035).join(''));
+      }
+      const generate_s = +((performance.now() - tGen) / 1000).toFixed(1);
+      const load_before = load();
+      const run = await measuredCliRun(dir, dataDir);
+      await rm(dir, { recursive: true, force: true });
+      const row = { department: dep, parcels: communes * perFile, generate_s, ...run, parcels_per_s: Math.round((communes * perFile) / run.seconds), load: [load_before, load()] };
+      rows.push(row);
+      log(JSON.stringify(row));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: jobs }, worker));
+    const wall_s = +((performance.now() - t0) / 1000).toFixed(1);
+    const bytes = (table: string) => Number(execSync(`du -sb ${JSON.stringify(join(dataDir, 'tables', table))}`, { encoding: 'utf8' }).split('\t')[0]);
+    const sum = (k: string) => rows.reduce((s, r) => s + (r[k] as number), 0);
+    return {
+      template, departments, communes_per_department: communes, parcels_per_commune: perFile, jobs,
+      parcels: sum('parcels'), wall_s, ingest_s_sum: +sum('seconds').toFixed(1), generate_s_sum: +sum('generate_s').toFixed(1), cpu_s: +sum('cpu_s').toFixed(1),
+      parcels_per_s: Math.round(sum('parcels') / wall_s), peak_rss_mb: Math.max(...rows.map((r) => r.peak_rss_mb as number)),
+      parcels_mb: +(bytes('parcels') / 2 ** 20).toFixed(1), parcels_cells_mb: +(bytes('parcels_cells') / 2 ** 20).toFixed(1),
+      manifest_entries: (await readManifest(dataDir, 'fr')).partitions.length, per_department: rows,
+    };
+  } finally {
+    if (!o.keep) await rm(root, { recursive: true, force: true });
+  }
 }
 
 function entry(table: string, partition: string): ManifestPartition {
