@@ -10,7 +10,7 @@ import type { Resolved, Resolver, ResolveContext } from '../types.ts';
 import { ApiError } from '../../../core/errors.ts';
 import { keptId } from '../../ids.ts';
 import { buildingReadsOf } from '../building/building-index.ts';
-import { READ_COLUMNS, selectList, type BuildingReads, type DeedRow, type EventRow as ReadEventRow, type PropertyDiagnosisRow, type PropertyRow } from '../building/reads.ts';
+import { type BuildingReads, type DeedRow, type EventRow as ReadEventRow, type PropertyDiagnosisRow, type PropertyRow } from '../building/reads.ts';
 import { irisMedian24m, percentDifference } from '../market/indicators.ts';
 
 type Reliability = 'high' | 'medium' | 'low';
@@ -18,7 +18,6 @@ type EventRow = ReadEventRow & { reason: AttachmentReason };
 /** A sale as it concerns one property: the deed, or its unit when the deed sold several dwellings (price the deed's). */
 type PropertySale = DeedRow & { deedDwellings: number | null; carrez: number | null };
 
-const PROPERTY_COLS = selectList(READ_COLUMNS.propertiesOf);
 
 /** The properties of a building, most recently active first (from the building reads' stores once open, else SQL). */
 export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: string, reads: BuildingReads = buildingReadsOf(warehouse)): Promise<PropertyRow[]> {
@@ -26,9 +25,13 @@ export async function propertiesOfBuilding(warehouse: Warehouse, buildingId: str
   return reads.propertiesOf(buildingId);
 }
 
-export async function propertyRecord(warehouse: Warehouse, id: string): Promise<PropertyRow | null> {
+/** A property by id (from the building reads' stores once open, else SQL), or null. */
+export async function propertyRecord(warehouse: Warehouse, id: string, reads: BuildingReads = buildingReadsOf(warehouse)): Promise<PropertyRow | null> {
   if (!warehouse.has('fr', 'properties')) return null;
-  return (await warehouse.query<PropertyRow>(`SELECT ${PROPERTY_COLS} FROM fr_properties WHERE id = $1 LIMIT 1`, [id]))[0] ?? null;
+  const r = await reads.property(id);
+  if (!r) return null;
+  const { carrez_area_m2: _carrez, ...row } = r;
+  return row;
 }
 
 /** The sale as it concerns the property: its unit (surface, rooms, Carrez) when the event names one. */
@@ -182,10 +185,10 @@ export async function rentSurfaceOf(warehouse: Warehouse, p: PropertyRow, reads:
     const d = (await reads.diagnosesByNumber(refs)).find((x) => x.surface !== null && x.surface > 0);
     if (d) return { value: d.surface!, basis: 'energy_diagnosis' };
   }
-  const [row] = await warehouse.query<{ carrez: number | null; living: number | null }>(`SELECT carrez_area_m2 AS carrez, living_area_m2 AS living FROM fr_properties WHERE id = $1 LIMIT 1`, [p.id]);
-  if (row?.carrez && row.carrez > 0) return { value: row.carrez, basis: 'carrez' };
+  const row = warehouse.has('fr', 'properties') ? await reads.property(p.id) : null;
+  if (row?.carrez_area_m2 && row.carrez_area_m2 > 0) return { value: row.carrez_area_m2, basis: 'carrez' };
   // Without a diagnosis the table's living surface is its latest sale's built surface.
-  if (row?.living && row.living > 0) return { value: row.living, basis: 'sale' };
+  if (row?.living_area_m2 && row.living_area_m2 > 0) return { value: row.living_area_m2, basis: 'sale' };
   return null;
 }
 

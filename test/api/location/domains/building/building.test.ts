@@ -185,9 +185,15 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
     const both = async (id: string) => {
       const record = (await buildingRecord(t.warehouse, id))!;
       const props = [await propertiesOfBuilding(t.warehouse, id, index!), await propertiesOfBuilding(t.warehouse, id, sql)];
-      const described = await Promise.all(props[1]!.map(async (p) => [
-        await describeProperty(t.warehouse, t.clock, p, 'fr', index!), await describeProperty(t.warehouse, t.clock, p, 'fr', sql),
-        await rentSurfaceOf(t.warehouse, p, index!), await rentSurfaceOf(t.warehouse, p, sql)]));
+      const described = await Promise.all(props[1]!.map(async (p) => {
+        // The property by id: its row as the building lists it, with its Carrez surface.
+        const byId = await index!.property(p.id);
+        expect(byId).toEqual(await sql.property(p.id));
+        expect(byId).toMatchObject(p);
+        return [
+          await describeProperty(t.warehouse, t.clock, p, 'fr', index!), await describeProperty(t.warehouse, t.clock, p, 'fr', sql),
+          await rentSurfaceOf(t.warehouse, p, index!), await rentSurfaceOf(t.warehouse, p, sql)];
+      }));
       // The record and point read from the building's own partition (the stores name it) and from every partition.
       expect(await buildingRecord(t.warehouse, id, index)).toEqual(await buildingRecord(t.warehouse, id, null));
       const point = await buildingPoint(t.warehouse, id, null);
@@ -221,6 +227,7 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
     expect([withSales, withDiagnoses, properties, withEvents].every((n) => n > 10)).toBe(true);
     // An id no building has: none on either path.
     for (const i of [index, null]) expect([await buildingRecord(t.warehouse, 'bld_00000000000000000000', i), await buildingPoint(t.warehouse, 'bld_00000000000000000000', i)]).toEqual([null, null]);
+    expect([await index!.property('prp_00000000000000000000'), await sql.property('prp_00000000000000000000')]).toEqual([null, null]);
     expect([withSales, withDiagnoses].every((n) => n > 10)).toBe(true);
   });
 
