@@ -1,8 +1,8 @@
-import { booleanPointInPolygon, randomPoint } from '@turf/turf';
-import { cellToChildren, cellToParent, getResolution, latLngToCell } from 'h3-js';
+import { bbox, booleanPointInPolygon, randomPoint } from '@turf/turf';
+import { cellToBoundary, cellToChildren, cellToLatLng, cellToParent, getResolution, latLngToCell } from 'h3-js';
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { compactCover, coverZone, narrowerThanCells } from '../../../ingest/core/zone-cover.ts';
+import { compactCover, coverZone, narrowerThanCells, soleCell } from '../../../ingest/core/zone-cover.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MultiPolygon } from 'geojson';
@@ -74,20 +74,64 @@ describe('compactCover', () => {
 });
 
 describe('coverZone of shapes narrower than a cell (parcels, footprints)', () => {
-  it.skipIf(!existsSync(JUVISY))('gives every real Juvisy parcel the cover the coarse-to-fine walk gives, at resolutions 9 and 11', () => {
+  it.skipIf(!existsSync(JUVISY))('covers every real Juvisy parcel: each of its points in a cell of its cover, one cell where it lies inside it with a metre to spare, else the walk\'s cover, at resolutions 9 and 11', () => {
     const parcels = (JSON.parse(readFileSync(JUVISY, 'utf8')) as { features: { geometry: Polygon | MultiPolygon }[] }).features.map((f) => f.geometry);
     expect(parcels.length).toBeGreaterThan(2800);
-    let shortcut = 0;
+    let shortcut = 0, sole = 0, checked = 0;
     for (const res of [9, 11]) {
       for (const g of parcels) {
         if (narrowerThanCells(g, res)) shortcut++;
         const fast = coverZone(g, res), full = coverZone(g, res, { smallShortcut: false });
-        expect([[...fast.interior].sort(), [...fast.border].sort()]).toEqual([[...full.interior].sort(), [...full.border].sort()]);
+        const one = soleCell(g, res);
+        if (narrowerThanCells(g, res) && one) {
+          sole++;
+          expect(fast).toEqual({ interior: [], border: [one] });
+          // The walk's cover holds that cell (and its neighbours: what the shortcut saves).
+          expect(full.border).toContain(one);
+        } else {
+          expect([[...fast.interior].sort(), [...fast.border].sort()]).toEqual([[...full.interior].sort(), [...full.border].sort()]);
+        }
+        // Every point of the parcel finds it: its vertices, points along its edges, random points inside.
+        const cells = new Set([...fast.border, ...fast.interior]);
+        const covered = (lng: number, lat: number) => { const c = latLngToCell(lat, lng, res); return [...Array(res + 1).keys()].some((r) => cells.has(r === res ? c : cellToParent(c, r))); };
+        const rings = g.type === 'Polygon' ? g.coordinates : g.coordinates.flat();
+        for (const ring of rings) for (let i = 0; i + 1 < ring.length; i++) {
+          const [a, b] = [ring[i]!, ring[i + 1]!];
+          for (const t of [0, 0.25, 0.5, 0.75]) { checked++; expect(covered(a[0]! + t * (b[0]! - a[0]!), a[1]! + t * (b[1]! - a[1]!))).toBe(true); }
+        }
+        for (const p of randomPoint(10, { bbox: bbox(g) as [number, number, number, number] }).features) {
+          const [lng, lat] = p.geometry.coordinates as [number, number];
+          if (booleanPointInPolygon([lng, lat], g)) { checked++; expect(covered(lng, lat)).toBe(true); }
+        }
       }
     }
     // Most parcels are narrower than a resolution-9 cell; at resolution 11 (about 25 m edges) many are not.
     expect(shortcut).toBeGreaterThan(2800);
     expect(shortcut).toBeLessThan(2 * parcels.length);
+    // About four in five lie in one resolution-9 cell with a metre to spare.
+    expect(sole).toBeGreaterThan(2000);
+    expect(checked).toBeGreaterThan(100_000);
+  });
+
+  it('gives one cell only to a shape a metre or more inside it: never to one across or near its edge', () => {
+    const cell = latLngToCell(48.85, 2.35, 9);
+    const [b0, b1] = cellToBoundary(cell) as [[number, number], [number, number]];
+    const [clat, clng] = cellToLatLng(cell);
+    // A 4 m square whose centre is d metres inward from the middle of an edge (negative: outside).
+    const mid = [(b0[0] + b1[0]) / 2, (b0[1] + b1[1]) / 2] as const;
+    const toward = [clat - mid[0], clng - mid[1]] as const;
+    const len = Math.hypot(toward[0] * 110_574, toward[1] * 111_320 * Math.cos((clat * Math.PI) / 180));
+    const square = (d: number): Polygon => {
+      const lat = mid[0] + (toward[0] * d) / len, lng = mid[1] + (toward[1] * d) / len, h = 2 / 110_574;
+      return { type: 'Polygon', coordinates: [[[lng - h, lat - h], [lng + h, lat - h], [lng + h, lat + h], [lng - h, lat + h], [lng - h, lat - h]]] };
+    };
+    // The square reaches 2 to 2.83 m toward the edge from its centre (as it is turned to it).
+    for (const d of [10, 5]) expect(soleCell(square(d), 9)).toBe(cell);
+    // Within a metre of the edge, or across it.
+    for (const d of [2.5, 2, 0, -2]) {
+      expect(soleCell(square(d), 9)).toBeNull();
+      expect(coverZone(square(d), 9).border.length).toBeGreaterThan(1);
+    }
   });
 
   it('never takes the shortcut for a shape that holds a whole cell', () => {
