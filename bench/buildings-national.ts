@@ -153,6 +153,8 @@ async function registryOf(c: import('@duckdb/node-api').DuckDBConnection, dataDi
  */
 export async function benchBuildingsNational(n: NationalSizes, o: { baseline?: string; timeoutSeconds?: number; prefill?: number; propertiesPerDepartment?: boolean; log?: (s: string) => void } = {}) {
   const log = o.log ?? (() => {});
+  // Two-digit department codes (20 skipped, as Corsica's): the generated RNB ids embed them, and a 99th would be '100'.
+  if (n.departments + (o.prefill ?? 0) > 98) throw new Error(`at most 98 departments (run and prefilled), not ${n.departments + (o.prefill ?? 0)}: their two-digit codes are in the generated ids`);
   const timeout = o.timeoutSeconds ?? 3600;
   const root = await mkdtemp(join(tmpdir(), 'bench-buildings-national-'));
   const trees: { name: string; dir: string; data: string }[] = [{ name: 'after', dir: REPO, data: join(root, 'after', 'data') }];
