@@ -90,13 +90,14 @@ export async function buildBuildingIndex(warehouse: Warehouse, o: { dir?: string
   let rows = 0, inputBytes = 0, written: BuildingIndex['written'] = null;
   for (const read of reads) {
     const spec = READ_STORES[read];
-    if (spec.tables.some((t) => filesOf(warehouse, t).length === 0)) continue;
-    const files = spec.tables.flatMap((t) => filesOf(warehouse, t));
+    const views = Object.fromEntries(spec.tables.map((t) => [t, filesOf(warehouse, t)]));
+    if (Object.values(views).some((f) => f.length === 0)) continue;
+    const files = Object.values(views).flat();
     const name = storeName(read, `${spec.select} ORDER BY ${spec.order}`, files);
     const path = join(dir, name);
     wanted.push([read, path]);
     if (existsSync(path)) continue;
-    missing.push({ views: Object.fromEntries(spec.tables.map((t) => [t, filesOf(warehouse, t)])), select: spec.select, order: spec.order, partial: join(dir, `.${name}.${token}`), path });
+    missing.push({ views, select: spec.select, order: spec.order, partial: join(dir, `.${name}.${token}`), path });
     for (const f of files) inputBytes += statSync(f).size;
   }
   // The warehouse closing (a shutdown, a test's end) stops the stores being written, and waits for it.
