@@ -4,6 +4,36 @@ import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue }
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
 import { publishedPartitions, tableDir } from '../../schemas/tables/layout.ts';
+import { CELL_DIRECTORY_KEY, directoryKey, isCoverTable, type CellDirectory } from '../../schemas/tables/cells.ts';
+
+/**
+ * The cell directories of a cover's files (their footers' CELL_DIRECTORY_KEY), by resolution and
+ * key; `files` without one (written before the directories) are left to their statistics.
+ */
+async function directoriesOf(connection: DuckDBConnection, glob: string, files: string[]): Promise<{ byRes: Map<number, Map<bigint, string[]>>; without: Set<string> }> {
+  const reader = await connection.runAndReadAll(
+    `SELECT file_name AS file, decode(value) AS value FROM parquet_kv_metadata(${glob}) WHERE decode(key) = ${quotedString(CELL_DIRECTORY_KEY)}`,
+  );
+  const byRes = new Map<number, Map<bigint, string[]>>();
+  const without = new Set(files);
+  for (const r of reader.getRowObjectsJS() as { file: string; value: string }[]) {
+    // An unreadable directory is ignored: the file's statistics answer for it.
+    let d: { resolution: number; cells: bigint[] };
+    try {
+      const raw = JSON.parse(r.value) as CellDirectory;
+      if (!Number.isInteger(raw?.resolution) || raw.resolution < 0 || raw.resolution > 15 || !Array.isArray(raw.cells)) continue;
+      d = { resolution: raw.resolution, cells: raw.cells.map((c) => BigInt(`0x${c}`)) };
+    } catch { continue; }
+    let keys = byRes.get(d.resolution);
+    if (!keys) byRes.set(d.resolution, keys = new Map());
+    for (const k of d.cells) {
+      const list = keys.get(k);
+      if (list) list.push(r.file); else keys.set(k, [r.file]);
+    }
+    without.delete(r.file);
+  }
+  return { byRes, without };
+}
 
 /**
  * The read-only DuckDB handle over the tables' files (schemas/tables/layout.ts). Each table is a view
@@ -21,6 +51,8 @@ export interface Warehouse {
   /**
    * The Parquet files of a table holding at least one row group whose `cell` statistics overlap
    * [lo, hi]: a lookup then opens one or two files instead of every partition of the country.
+   * For one cell (lo = hi) of a cover whose files carry a cell directory (schemas/tables/cells.ts),
+   * the files whose directory holds its key: exactly those that can hold it.
    */
   filesWithCells(country: Country, table: string, lo: bigint, hi: bigint): string[];
   /** Every Parquet file of a table at the last refresh (for tables without a cell column). */
@@ -112,6 +144,8 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   let seenManifests = '';
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
+  // Cell directories of the covers' files, per view: resolution -> key -> files; and the files without one (their statistics answer).
+  let directories = new Map<string, { byRes: Map<number, Map<bigint, string[]>>; without: Set<string> }>();
   let tableFiles = new Map<string, string[]>();
   // Lazy memory tables not made since the last refresh (their CREATE statement, one object per
   // refresh so that a making started before a refresh does not count for the next one), and the
@@ -132,6 +166,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
     const filesByTable = new Map<string, string[]>();
+    const dirs = new Map<string, { byRes: Map<number, Map<bigint, string[]>>; without: Set<string> }>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = tableDir(dataDir, country, table);
@@ -147,6 +182,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
             `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
           );
           stats.set(view, (reader.getRowObjectsJS() as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
+          if (isCoverTable(table)) dirs.set(view, await directoriesOf(setup, glob, stats.get(view)!.map((s) => s.file)));
         } else {
           await setup.run(`DROP VIEW IF EXISTS ${view}`);
         }
@@ -170,6 +206,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     }
     present = next;
     cellStats = stats;
+    directories = dirs;
     tableFiles = filesByTable;
     generation++;
   };
@@ -179,8 +216,11 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     has: (country, table) => present.has(`${country}_${table}`),
     get generation() { return generation; },
     filesWithCells(country, table, lo, hi) {
+      const view = `${country}_${table}`;
       const files = new Set<string>();
-      for (const s of cellStats.get(`${country}_${table}`) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
+      const dir = lo === hi ? directories.get(view) : undefined;
+      if (dir) for (const [res, keys] of dir.byRes) for (const f of keys.get(directoryKey(lo, res)) ?? []) files.add(f);
+      for (const s of cellStats.get(view) ?? []) if ((!dir || dir.without.has(s.file)) && s.min <= hi && s.max >= lo) files.add(s.file);
       return [...files];
     },
     filesOf: (country, table) => tableFiles.get(`${country}_${table}`) ?? [],
