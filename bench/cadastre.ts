@@ -224,15 +224,16 @@ function measureLookups(dataDir: string, points: { id: string; lng: number; lat:
 /**
  * The parcel lookups alone over folders kept by earlier `--national --keep` runs of the same
  * shape: each folder in turn, `rounds` times (a folder ingested before a change is the baseline
- * of the same run), the same points; the answers' digests must agree.
+ * of the same run), by the reader of each tree of `trees` (default this one: a worktree of an
+ * earlier commit is the reader's baseline), the same points; the answers' digests must agree.
  */
-export function benchCadastreLookups(template: string, dataDirs: string[], departments: number, communes: number, queries: number, rounds = 2, log: (s: string) => void = () => {}) {
+export function benchCadastreLookups(template: string, dataDirs: string[], departments: number, communes: number, queries: number, o: { rounds?: number; trees?: string[]; log?: (s: string) => void } = {}) {
   const lines = readFileSync(template, 'utf8').split('\n').filter((l) => l.length > 0);
   const points = nationalPoints(lines, departments, communes, queries);
-  const runs: (Lookups & { data: string; round: number })[] = [];
-  for (let round = 0; round < rounds; round++) for (const dir of dataDirs) {
-    const l = { data: dir, round, ...measureLookups(dir, points) };
-    log(JSON.stringify(l));
+  const runs: (Lookups & { data: string; tree: string; round: number })[] = [];
+  for (let round = 0; round < (o.rounds ?? 2); round++) for (const tree of o.trees ?? [REPO]) for (const dir of dataDirs) {
+    const l = { data: dir, tree, round, ...measureLookups(dir, points, tree) };
+    o.log?.(JSON.stringify(l));
     runs.push(l);
   }
   return { departments, communes_per_department: communes, runs, same_answers: new Set(runs.map((r) => r.answers)).size === 1 };
