@@ -126,6 +126,7 @@ describe('cover files found by their cell directories', () => {
       const k = directoryKey(BigInt(r.cell), CELL_DIRECTORY_RES);
       let s = byKey.get(k); if (!s) byKey.set(k, s = new Set()); s.add(r.file);
     }
+    const unpaired: Warehouse = Object.assign(Object.create(w) as Warehouse, { filesOf: (c: 'fr', t: string) => (t === 'test_areas' ? [] : w.filesOf!(c, t)) });
     let byDirectory = 0, byStatistics = 0;
     const legacy = join(tableDir(dataDir, 'fr', 'test_areas_cells'), 'c05.parquet');
     for (let i = 0; i < 300; i++) {
@@ -140,6 +141,8 @@ describe('cover files found by their cell directories', () => {
       }
       const expected = parts.flat().filter((a) => booleanPointInPolygon([lng, lat], a.geometry as Polygon)).map((a) => a.id);
       expect((await areasAtSql(w, 'fr', 'test_areas', lng, lat)).map((a) => a.id)).toEqual(expected);
+      // Without outline files paired by name with the cover's (the cover first, then the outlines by id from every file): the same answer.
+      expect(await areasAtSql(unpaired, 'fr', 'test_areas', lng, lat)).toEqual(await areasAtSql(w, 'fr', 'test_areas', lng, lat));
     }
     expect(byDirectory * 2).toBeLessThan(byStatistics);
   });
