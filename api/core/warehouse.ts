@@ -5,17 +5,21 @@ import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
 import { publishedPartitions, tableDir } from '../../schemas/tables/layout.ts';
 import { CELL_DIRECTORY_KEY, directoryKey, isCoverTable, type CellDirectory } from '../../schemas/tables/cells.ts';
+import { TABLE_COLUMNS } from '../../schemas/tables/columns.ts';
+import type { TableName } from '../../schemas/tables/index.ts';
 
 /**
  * The cell directories of a cover's files (their footers' CELL_DIRECTORY_KEY), by resolution and
  * key; `files` without one (written before the directories) are left to their statistics.
  */
-async function directoriesOf(connection: DuckDBConnection, glob: string, files: string[]): Promise<{ byRes: Map<number, Map<bigint, string[]>>; without: Set<string> }> {
+interface CoverDirectories { byRes: Map<number, Map<bigint, string[]>>; withDirectory: string[]; without: Set<string> }
+
+async function directoriesOf(connection: DuckDBConnection, glob: string, files: string[]): Promise<CoverDirectories> {
   const reader = await connection.runAndReadAll(
     `SELECT file_name AS file, decode(value) AS value FROM parquet_kv_metadata(${glob}) WHERE decode(key) = ${quotedString(CELL_DIRECTORY_KEY)}`,
   );
   const byRes = new Map<number, Map<bigint, string[]>>();
-  const without = new Set(files);
+  const without = new Set(files), withDirectory: string[] = [];
   for (const r of reader.getRowObjectsJS() as { file: string; value: string }[]) {
     // An unreadable directory is ignored: the file's statistics answer for it.
     let d: { resolution: number; cells: bigint[] };
@@ -30,9 +34,9 @@ async function directoriesOf(connection: DuckDBConnection, glob: string, files: 
       const list = keys.get(k);
       if (list) list.push(r.file); else keys.set(k, [r.file]);
     }
-    without.delete(r.file);
+    if (without.delete(r.file)) withDirectory.push(r.file);
   }
-  return { byRes, without };
+  return { byRes, withDirectory, without };
 }
 
 /**
@@ -145,7 +149,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
   // Cell directories of the covers' files, per view: resolution -> key -> files; and the files without one (their statistics answer).
-  let directories = new Map<string, { byRes: Map<number, Map<bigint, string[]>>; without: Set<string> }>();
+  let directories = new Map<string, CoverDirectories>();
   let tableFiles = new Map<string, string[]>();
   // Lazy memory tables not made since the last refresh (their CREATE statement, one object per
   // refresh so that a making started before a refresh does not count for the next one), and the
@@ -166,7 +170,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
     const filesByTable = new Map<string, string[]>();
-    const dirs = new Map<string, { byRes: Map<number, Map<bigint, string[]>>; without: Set<string> }>();
+    const dirs = new Map<string, CoverDirectories>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = tableDir(dataDir, country, table);
@@ -178,11 +182,20 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
           await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true, hive_partitioning = false)`);
           next.add(view);
           filesByTable.set(view, files);
-          const reader = await setup.runAndReadAll(
-            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
+          // The files whose `cell` statistics are read: a cover's files without a cell directory
+          // (written before them), none of a table without a cell column. Reading every footer
+          // costs: at the nation's 35,040 parcels files and as many covers, 5 to 7 s and over a
+          // gigabyte of the process's memory per table (docs/benchmarks.md).
+          let statsOf: string | null = glob;
+          if (isCoverTable(table)) {
+            const d = await directoriesOf(setup, glob, files);
+            dirs.set(view, d);
+            statsOf = d.without.size === 0 ? null : `[${[...d.without].map(quotedString).join(', ')}]`;
+          } else if (table in TABLE_COLUMNS && !('cell' in TABLE_COLUMNS[table as TableName])) statsOf = null;
+          const reader = statsOf === null ? null : await setup.runAndReadAll(
+            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${statsOf}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
           );
-          stats.set(view, (reader.getRowObjectsJS() as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
-          if (isCoverTable(table)) dirs.set(view, await directoriesOf(setup, glob, stats.get(view)!.map((s) => s.file)));
+          stats.set(view, ((reader?.getRowObjectsJS() ?? []) as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
         } else {
           await setup.run(`DROP VIEW IF EXISTS ${view}`);
         }
@@ -218,9 +231,12 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     filesWithCells(country, table, lo, hi) {
       const view = `${country}_${table}`;
       const files = new Set<string>();
-      const dir = lo === hi ? directories.get(view) : undefined;
-      if (dir) for (const [res, keys] of dir.byRes) for (const f of keys.get(directoryKey(lo, res)) ?? []) files.add(f);
-      for (const s of cellStats.get(view) ?? []) if ((!dir || dir.without.has(s.file)) && s.min <= hi && s.max >= lo) files.add(s.file);
+      const dir = directories.get(view);
+      // A cover's files with a directory: by it for one cell; every one of them for a range (covers are looked up one cell at a time).
+      if (dir && lo === hi) for (const [res, keys] of dir.byRes) for (const f of keys.get(directoryKey(lo, res)) ?? []) files.add(f);
+      else if (dir) for (const f of dir.withDirectory) files.add(f);
+      // The statistics, read only for the files without a directory.
+      for (const s of cellStats.get(view) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
       return [...files];
     },
     filesOf: (country, table) => tableFiles.get(`${country}_${table}`) ?? [],

@@ -34,6 +34,8 @@ export async function areasAt(warehouse: Warehouse, country: Country, table: str
   return areasAtSql(warehouse, country, table, lng, lat, cells);
 }
 
+const filesByName = new WeakMap<readonly string[], Map<string, string>>();
+
 /**
  * The outline files of the cover files hit: the areas writer writes an area and its cover to
  * partitions of one name (AreasWriter), so an area met in `<table>_cells/<p>.parquet` is in
@@ -42,7 +44,10 @@ export async function areasAt(warehouse: Warehouse, country: Country, table: str
  * the ids first found in the cover) when a cover file has no outline file of its name.
  */
 function areaFilesOf(warehouse: Warehouse, country: Country, table: string, coverFiles: string[]): string | null {
-  const byName = new Map((warehouse.filesOf?.(country, table) ?? []).map((f) => [basename(f), f]));
+  const files = warehouse.filesOf?.(country, table) ?? [];
+  // Made once per refresh (the warehouse answers the same array until then): 35,040 names at the nation.
+  let byName = filesByName.get(files);
+  if (!byName) filesByName.set(files, byName = new Map(files.map((f) => [basename(f), f])));
   const hit = coverFiles.map((f) => byName.get(basename(f)));
   if (hit.length === 0 || hit.some((f) => f === undefined)) return null;
   return `read_parquet(${list([...new Set(hit as string[])])}, union_by_name = true, hive_partitioning = false)`;
