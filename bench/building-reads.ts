@@ -10,6 +10,7 @@ import { ADDRESS_COLUMNS } from '../schemas/tables/addresses.ts';
 import { DIAGNOSIS_COLUMNS } from '../schemas/tables/diagnoses.ts';
 import { PROPERTY_COLUMNS, PROPERTY_EVENT_COLUMNS } from '../schemas/tables/properties.ts';
 import { SALE_COLUMNS } from '../schemas/tables/sales.ts';
+import { BUILDING_LINK_COLUMNS } from '../schemas/tables/buildings.ts';
 import { ZONE_COVER_RES } from '../schemas/tables/zones.ts';
 import { partitionPath, tableDir } from '../schemas/tables/layout.ts';
 
@@ -76,6 +77,10 @@ export async function generateBuildingTables(dataDir: string, scale: number, que
       '{"type":"Polygon","coordinates":[[' || ${[['-', '-'], ['+', '-'], ['+', '+'], ['-', '+'], ['-', '-']].map(([a, b]) => `'[' || (x ${a} ${h})::VARCHAR || ',' || (y ${b} ${h})::VARCHAR || ']'`).join(` || ',' || `)} || ']]}' AS geometry,
       'fr.rnb' AS source FROM bld`, 'id');
   await writePartitions(c, dataDir, 'buildings_cells', AREA_CELL_COLUMNS, `SELECT 'rnb-' || dep AS _p, ${parent9} AS cell, ${ZONE_COVER_RES} AS res, id, false AS interior FROM bld`, 'cell, id');
+  // The RNB's links of each building: its addresses, its parcel, its RNB id (sorted by key in each department's file, as fr.buildings writes them).
+  tables.building_links = await writePartitions(c, dataDir, 'building_links', BUILDING_LINK_COLUMNS, `SELECT 'rnb-' || dep AS _p, id AS building_id, 'address' AS kind, ban0 || '_00001' AS key FROM bld
+      UNION ALL SELECT 'rnb-' || dep, id, 'address', ban0 || '_00002' FROM bld WHERE b % 10 = 0
+      UNION ALL SELECT 'rnb-' || dep, id, 'parcel', parcel FROM bld UNION ALL SELECT 'rnb-' || dep, id, 'rnb', 'RNB' || lpad(b::VARCHAR, 9, '0') FROM bld`, 'key');
   const label = (ban: string) => `${ban} || ' rue de la Bench ' || commune`;
   tables.addresses = await writePartitions(c, dataDir, 'addresses', ADDRESS_COLUMNS, `SELECT 'ban-' || dep AS _p, aid AS id, cell15 AS cell, x AS longitude, y AS latitude, 1 + b % 200 AS number, NULL AS rep,
       'Rue de la Bench' AS street, commune AS postcode, commune AS locality_code, 'Commune ' || commune AS locality_name, ${label('aid')} AS label,
@@ -114,7 +119,7 @@ export async function generateBuildingTables(dataDir: string, scale: number, que
       CASE WHEN type = 'apartment' THEN 'lot_in_deed' ELSE 'parcel_in_deed' END AS reason, strftime(date, '%Y') || '-' || s AS ref, NULL AS part, dep AS department_code FROM sales_g
     UNION ALL SELECT dep, property_id, 'evt_' || substr(md5('d' || d), 1, 20), 'energy_diagnosis', date, 'sure', 'dwelling_in_diagnosis', number, NULL, dep FROM diag_g WHERE property_id IS NOT NULL`, 'property_id');
   log(`diagnoses and events written (${D}): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const points = (await c.runAndReadAll(`SELECT x, y FROM bld USING SAMPLE reservoir(${queries} ROWS) REPEATABLE (17)`)).getRowObjectsJS() as { x: number; y: number }[];
+  const points = (await c.runAndReadAll(`SELECT x, y, ban0 FROM bld USING SAMPLE reservoir(${queries} ROWS) REPEATABLE (17)`)).getRowObjectsJS() as { x: number; y: number; ban0: string }[];
   const counts = (await c.runAndReadAll(`SELECT (SELECT count(*) FROM bld)::BIGINT AS buildings, (SELECT count(*) FROM props)::BIGINT AS properties, (SELECT count(*) FROM sales_g)::BIGINT AS sales,
     (SELECT count(*) FROM diag_g)::BIGINT AS diagnoses, (SELECT count(*) FROM diag_g WHERE property_id IS NOT NULL)::BIGINT + (SELECT count(*) FROM sales_g)::BIGINT AS events`)).getRowObjectsJS()[0]!;
   c.closeSync(); db.closeSync();
@@ -124,7 +129,8 @@ export async function generateBuildingTables(dataDir: string, scale: number, que
   const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   return {
     seconds: +((performance.now() - t0) / 1000).toFixed(1), partitions: tables, counts: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])),
-    points: points.map((p) => ({ latitude: p.y + (rand() - 0.5) * 1.6 * h, longitude: p.x + (rand() - 0.5) * 1.6 * h })),
+    // Every other point an official address found at its number (its building by the RNB's link), the others positions (by the footprint).
+    points: points.map((p, i) => ({ latitude: p.y + (rand() - 0.5) * 1.6 * h, longitude: p.x + (rand() - 0.5) * 1.6 * h, address_id: i % 2 ? `${p.ban0}_00001` : null })),
   };
 }
 
@@ -160,8 +166,8 @@ const times = [], digests = [];
 let found = 0, withProperty = 0;
 for (const p of points) {
   t = performance.now();
-  const point = { precision: 'input', latitude: p.latitude, longitude: p.longitude, parcel: null };
-  const id = await buildingIdAt(warehouse, point);
+  const point = { precision: p.address_id ? 'address' : 'input', latitude: p.latitude, longitude: p.longitude, parcel: null };
+  const id = await buildingIdAt(warehouse, point, p.address_id);
   const record = id ? await buildingRecord(warehouse, id) : null;
   let building = null, property = null;
   if (id && record) {
@@ -205,11 +211,12 @@ export async function benchBuildingReads(scale: number, queries: number, o: { be
   try {
     const pointsFile = join(root, 'points.json'), generatedFile = join(root, 'generated.json');
     // Kept data is reused when its scale and points are those asked.
-    let generated: { seconds: number; counts: Record<string, number>; partitions: Record<string, number>; scale?: number; points?: unknown[] } | null =
+    let generated: { seconds: number; counts: Record<string, number>; partitions: Record<string, number>; scale?: number; points?: unknown[]; version?: number } | null =
       existsSync(generatedFile) ? JSON.parse(readFileSync(generatedFile, 'utf8')) : null;
-    if (!generated || generated.scale !== scale || generated.points?.length !== queries) {
+    // (Tables kept before the building links were generated, version 1, are generated again.)
+    if (!generated || generated.scale !== scale || generated.points?.length !== queries || generated.version !== 2) {
       rmSync(dataDir, { recursive: true, force: true });
-      generated = { ...await generateBuildingTables(dataDir, scale, queries, log), scale };
+      generated = { ...await generateBuildingTables(dataDir, scale, queries, log), scale, version: 2 };
       writeFileSync(generatedFile, JSON.stringify(generated));
     } else log(`reusing the tables of ${dataDir}`);
     writeFileSync(pointsFile, JSON.stringify(generated.points));

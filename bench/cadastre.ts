@@ -1,4 +1,5 @@
 import { execSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -169,11 +170,14 @@ const points = JSON.parse(pointsJson);
 const { openLocationWarehouse } = await import('./api/location/warehouse.ts');
 const { parcelAt } = await import('./api/location/locate.ts');
 const { areasIndexReady } = await import('./api/location/kinds/areas-index.ts');
+const { cellAndAncestors } = await import('./schemas/tables/cells.ts');
 const mb = (b) => Math.round(b / 2 ** 20);
 let t = performance.now();
 const warehouse = await openLocationWarehouse(dataDir);
 const open_s = (performance.now() - t) / 1000;
-const run = async () => { const times = []; let found = 0, right = 0; for (const p of points) { const t = performance.now(); const hit = await parcelAt({ warehouse }, 'fr', p.lng, p.lat); times.push(performance.now() - t); if (hit) { found++; if (hit.id === p.id) right++; } } return { times, found, right }; };
+const run = async () => { const times = [], answers = []; let found = 0, right = 0; for (const p of points) { const t = performance.now(); const hit = await parcelAt({ warehouse }, 'fr', p.lng, p.lat); times.push(performance.now() - t); answers.push(hit); if (hit) { found++; if (hit.id === p.id) right++; } } return { times, found, right, answers }; };
+// The cover files a point's ten cells open (the warehouse's file pruning: cell directories, else statistics).
+const files = points.map((p) => new Set(cellAndAncestors(p.lat, p.lng, 9).flatMap((c) => warehouse.filesWithCells('fr', 'parcels_cells', c, c))).size);
 const first = await run();
 t = performance.now();
 const index = await areasIndexReady(warehouse, 'fr', 'parcels');
@@ -181,8 +185,59 @@ const index_s = (performance.now() - t) / 1000;
 const rss_index_mb = mb(process.memoryUsage().rss);
 const indexed = await run();
 await warehouse.close();
-console.log(JSON.stringify({ open_s, first, index_built: index !== null, index_s, indexed, rss_index_mb, peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024) }));
+console.log(JSON.stringify({ open_s, files, first, index_built: index !== null, index_s, indexed, rss_index_mb, peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024) }));
 `;
+
+/** A point inside a random parcel of a random commune, in each of `queries` (turf's pointOnFeature of the template parcel, shifted as the commune is). */
+function nationalPoints(lines: string[], departments: number, communes: number, queries: number): { id: string; lng: number; lat: number }[] {
+  const features = lines.filter((l) => l.startsWith('{"type":"Feature"')).map((l) => JSON.parse(l.replace(/,$|\]\}$/, '')) as { id: string; geometry: { type: string; coordinates: number[][][] } });
+  const simple = features.filter((f) => f.geometry.type === 'Polygon');
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Array.from({ length: queries }, () => {
+    const d = Math.floor(rand() * departments), c = Math.floor(rand() * communes), f = simple[Math.floor(rand() * simple.length)]!;
+    const [x, y] = pointOnFeature(f.geometry as Polygon).geometry.coordinates as [number, number];
+    const dep = String(d + 1).padStart(2, '0'), code = `${dep}${String(c + 1).padStart(3, '0')}`;
+    return { id: f.id.replace(/^\d{5}/, code), lng: x - 3.9 + (d % 10) * 0.85 + (c % 20) * 0.04, lat: y - 5.2 + Math.floor(d / 10) * 0.7 + Math.floor(c / 20) * 0.035 };
+  });
+}
+
+type Lookups = { points: number; open_s: number; files_p50: number; files_max: number; first: { p50_ms: number; p99_ms: number; found: number; right: number }; index_built: boolean; index_s: number;
+  indexed: { p50_ms: number; p99_ms: number; found: number; right: number }; rss_index_mb: number; peak_rss_mb: number; load: number; answers: string };
+
+/** The location's parcel at each point over a data folder, in a niced child process (LOOKUP). */
+function measureLookups(dataDir: string, points: { id: string; lng: number; lat: number }[], cwd = REPO): Lookups {
+  const r = spawnSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', '--input-type=module', '-e', LOOKUP, '--', dataDir, JSON.stringify(points)], { encoding: 'utf8', cwd, maxBuffer: 1e8 });
+  if (r.status !== 0) throw new Error(`lookups: ${r.stderr.slice(-2000)}`);
+  type Run = { times: number[]; found: number; right: number; answers: unknown[] };
+  const l = JSON.parse(r.stdout.trim().split('\n').pop()!) as { open_s: number; files: number[]; first: Run; index_built: boolean; index_s: number; indexed: Run; rss_index_mb: number; peak_rss_mb: number };
+  const pct = (xs: number[], p: number) => +[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(1);
+  const stats = (x: Run) => ({ p50_ms: pct(x.times, 0.5), p99_ms: pct(x.times, 0.99), found: x.found, right: x.right });
+  return { points: points.length, open_s: +l.open_s.toFixed(1), files_p50: pct(l.files, 0.5), files_max: Math.max(...l.files),
+    // From the start: DuckDB over the cover files until the in-memory areas index is built.
+    first: stats(l.first), index_built: l.index_built, index_s: +l.index_s.toFixed(1), indexed: stats(l.indexed),
+    rss_index_mb: l.rss_index_mb, peak_rss_mb: l.peak_rss_mb, load: load(),
+    // The answers, to compare between trees or folders (a digest).
+    answers: createHash('sha256').update(JSON.stringify([l.first.answers, l.indexed.answers])).digest('hex').slice(0, 16) };
+}
+
+/**
+ * The parcel lookups alone over folders kept by earlier `--national --keep` runs of the same
+ * shape: each folder in turn, `rounds` times (a folder ingested before a change is the baseline
+ * of the same run), by the reader of each tree of `trees` (default this one: a worktree of an
+ * earlier commit is the reader's baseline), the same points; the answers' digests must agree.
+ */
+export function benchCadastreLookups(template: string, dataDirs: string[], departments: number, communes: number, queries: number, o: { rounds?: number; trees?: string[]; log?: (s: string) => void } = {}) {
+  const lines = readFileSync(template, 'utf8').split('\n').filter((l) => l.length > 0);
+  const points = nationalPoints(lines, departments, communes, queries);
+  const runs: (Lookups & { data: string; tree: string; round: number })[] = [];
+  for (let round = 0; round < (o.rounds ?? 2); round++) for (const tree of o.trees ?? [REPO]) for (const dir of dataDirs) {
+    const l = { data: dir, tree, round, ...measureLookups(dir, points, tree) };
+    o.log?.(JSON.stringify(l));
+    runs.push(l);
+  }
+  return { departments, communes_per_department: communes, runs, same_answers: new Set(runs.map((r) => r.answers)).size === 1 };
+}
 
 export async function benchCadastreNational(template: string, departments: number, communes: number, jobs: number, o: { keep?: string; log?: (s: string) => void; queries?: number } = {}) {
   const log = o.log ?? (() => {});
@@ -220,27 +275,7 @@ export async function benchCadastreNational(template: string, departments: numbe
     const wall_s = +((performance.now() - t0) / 1000).toFixed(1);
     const bytes = (table: string) => Number(execSync(`du -sb ${JSON.stringify(join(dataDir, 'tables', table))}`, { encoding: 'utf8' }).split('\t')[0]);
     const sum = (k: string) => rows.reduce((s, r) => s + (r[k] as number), 0);
-    // Points inside random parcels of random communes (turf's pointOnFeature of the template parcel, shifted).
-    const features = lines.filter((l) => l.startsWith('{"type":"Feature"')).map((l) => JSON.parse(l.replace(/,$|\]\}$/, '')) as { id: string; geometry: { type: string; coordinates: number[][][] } });
-    const simple = features.filter((f) => f.geometry.type === 'Polygon');
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const points = Array.from({ length: o.queries ?? 200 }, () => {
-      const d = Math.floor(rand() * departments), c = Math.floor(rand() * communes), f = simple[Math.floor(rand() * simple.length)]!;
-      const [x, y] = pointOnFeature(f.geometry as Polygon).geometry.coordinates as [number, number];
-      const dep = String(d + 1).padStart(2, '0'), code = `${dep}${String(c + 1).padStart(3, '0')}`;
-      return { id: f.id.replace(/^\d{5}/, code), lng: x - 3.9 + (d % 10) * 0.85 + (c % 20) * 0.04, lat: y - 5.2 + Math.floor(d / 10) * 0.7 + Math.floor(c / 20) * 0.035 };
-    });
-    const r = spawnSync('nice', ['-n', '10', process.execPath, '--import', 'tsx', '--input-type=module', '-e', LOOKUP, '--', dataDir, JSON.stringify(points)], { encoding: 'utf8', cwd: REPO, maxBuffer: 1e8 });
-    if (r.status !== 0) throw new Error(`lookups: ${r.stderr.slice(-2000)}`);
-    const l = JSON.parse(r.stdout.trim().split('\n').pop()!) as { open_s: number; first: { times: number[]; found: number; right: number }; index_built: boolean; index_s: number; indexed: { times: number[]; found: number; right: number }; rss_index_mb: number; peak_rss_mb: number };
-    const pct = (xs: number[], p: number) => +[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(1);
-    const lookups = { points: points.length, open_s: +l.open_s.toFixed(1),
-      // From the start: DuckDB over the cover files until the in-memory areas index is built.
-      first: { p50_ms: pct(l.first.times, 0.5), p99_ms: pct(l.first.times, 0.99), found: l.first.found, right: l.first.right },
-      index_built: l.index_built, index_s: +l.index_s.toFixed(1),
-      indexed: { p50_ms: pct(l.indexed.times, 0.5), p99_ms: pct(l.indexed.times, 0.99), found: l.indexed.found, right: l.indexed.right },
-      rss_index_mb: l.rss_index_mb, peak_rss_mb: l.peak_rss_mb, load: load() };
+    const lookups = measureLookups(dataDir, nationalPoints(lines, departments, communes, o.queries ?? 200));
     log(JSON.stringify({ lookups }));
     return {
       template, departments, communes_per_department: communes, parcels_per_commune: perFile, jobs,

@@ -19,7 +19,7 @@ import { benchZones, benchZonesMemory } from './zones.ts';
 import { benchBuildings } from './buildings.ts';
 import { benchBuildingsNational } from './buildings-national.ts';
 import { benchBuildingReads } from './building-reads.ts';
-import { benchCadastre, benchCadastreNational } from './cadastre.ts';
+import { benchCadastre, benchCadastreLookups, benchCadastreNational } from './cadastre.ts';
 import { benchPlaces } from './places.ts';
 import { benchGeocode } from './geocode.ts';
 import { benchOsmPbf } from './osm-pbf.ts';
@@ -178,7 +178,13 @@ if (what === 'building-reads') {
 }
 // cadastre: [--communes N] (generated commune files, default 1,000) [--parcels-per-commune N] (default 20) [--template FILE] (each commune a real commune file re-coded and shifted instead: Etalab's layout, one feature per line) [--manifest-entries N] (default 70,000; 0 skips) [--no-before] (skip the file-by-file run) [--baseline REF] (the folder run by the job of a git ref and by this tree, alternately) [--departments] (the files as two department folders: two fr.cadastre processes one after the other, then at once)
 // cadastre --national: [--template FILE] (default the real Juvisy file of ../shared/realdata) [--departments-count N] (default 96) [--communes-per-department N] (default 365: 35,040 communes of the template's 2,859 parcels, 100 M) [--jobs N] (departments at once, default 2) [--keep DIR]
-if (what === 'cadastre' && args.includes('--national')) {
+// cadastre --national --lookups DIR[,DIR...]: the parcel lookups alone over data folders kept by runs of the same --departments-count and --communes-per-department (DIR/data), each in turn, twice [--queries N] (default 200) [--trees DIR,DIR] (the reader of each worktree in turn, e.g. one of an earlier commit; default this tree)
+if (what === 'cadastre' && args.includes('--national') && args.includes('--lookups')) {
+  const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  results.cadastre_lookups = benchCadastreLookups(arg('--template') ?? join(import.meta.dirname, '../../shared/realdata/fr/cadastre/cadastre-91326-parcelles.json'),
+    arg('--lookups')!.split(',').map((d) => join(d, 'data')), opt('departments-count', 96), opt('communes-per-department', 365), opt('queries', 200),
+    { trees: arg('--trees')?.split(','), log: (s) => console.error(s) });
+} else if (what === 'cadastre' && args.includes('--national')) {
   const arg = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
   results.cadastre_national = await benchCadastreNational(arg('--template') ?? join(import.meta.dirname, '../../shared/realdata/fr/cadastre/cadastre-91326-parcelles.json'),
     opt('departments-count', 96), opt('communes-per-department', 365), opt('jobs', 2), { keep: arg('--keep'), log: (s) => console.error(s) });

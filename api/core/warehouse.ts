@@ -4,6 +4,40 @@ import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue }
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
 import { publishedPartitions, tableDir } from '../../schemas/tables/layout.ts';
+import { CELL_DIRECTORY_KEY, directoryKey, isCoverTable, type CellDirectory } from '../../schemas/tables/cells.ts';
+import { TABLE_COLUMNS } from '../../schemas/tables/columns.ts';
+import type { TableName } from '../../schemas/tables/index.ts';
+
+/**
+ * The cell directories of a cover's files (their footers' CELL_DIRECTORY_KEY), by resolution and
+ * key; `files` without one (written before the directories) are left to their statistics.
+ */
+interface CoverDirectories { byRes: Map<number, Map<bigint, string[]>>; withDirectory: string[]; without: Set<string> }
+
+async function directoriesOf(connection: DuckDBConnection, glob: string, files: string[]): Promise<CoverDirectories> {
+  const reader = await connection.runAndReadAll(
+    `SELECT file_name AS file, decode(value) AS value FROM parquet_kv_metadata(${glob}) WHERE decode(key) = ${quotedString(CELL_DIRECTORY_KEY)}`,
+  );
+  const byRes = new Map<number, Map<bigint, string[]>>();
+  const without = new Set(files), withDirectory: string[] = [];
+  for (const r of reader.getRowObjectsJS() as { file: string; value: string }[]) {
+    // An unreadable directory is ignored: the file's statistics answer for it.
+    let d: { resolution: number; cells: bigint[] };
+    try {
+      const raw = JSON.parse(r.value) as CellDirectory;
+      if (!Number.isInteger(raw?.resolution) || raw.resolution < 0 || raw.resolution > 15 || !Array.isArray(raw.cells)) continue;
+      d = { resolution: raw.resolution, cells: raw.cells.map((c) => BigInt(`0x${c}`)) };
+    } catch { continue; }
+    let keys = byRes.get(d.resolution);
+    if (!keys) byRes.set(d.resolution, keys = new Map());
+    for (const k of d.cells) {
+      const list = keys.get(k);
+      if (list) list.push(r.file); else keys.set(k, [r.file]);
+    }
+    if (without.delete(r.file)) withDirectory.push(r.file);
+  }
+  return { byRes, withDirectory, without };
+}
 
 /**
  * The read-only DuckDB handle over the tables' files (schemas/tables/layout.ts). Each table is a view
@@ -21,6 +55,8 @@ export interface Warehouse {
   /**
    * The Parquet files of a table holding at least one row group whose `cell` statistics overlap
    * [lo, hi]: a lookup then opens one or two files instead of every partition of the country.
+   * For one cell (lo = hi) of a cover whose files carry a cell directory (schemas/tables/cells.ts),
+   * the files whose directory holds its key: exactly those that can hold it.
    */
   filesWithCells(country: Country, table: string, lo: bigint, hi: bigint): string[];
   /** Every Parquet file of a table at the last refresh (for tables without a cell column). */
@@ -112,6 +148,8 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
   let seenManifests = '';
   // Row-group statistics of `cell`, per country table: [file, min, max][].
   let cellStats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
+  // Cell directories of the covers' files, per view: resolution -> key -> files; and the files without one (their statistics answer).
+  let directories = new Map<string, CoverDirectories>();
   let tableFiles = new Map<string, string[]>();
   // Lazy memory tables not made since the last refresh (their CREATE statement, one object per
   // refresh so that a making started before a refresh does not count for the next one), and the
@@ -132,6 +170,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     const next = new Set<string>();
     const stats = new Map<string, { file: string; min: bigint; max: bigint }[]>();
     const filesByTable = new Map<string, string[]>();
+    const dirs = new Map<string, CoverDirectories>();
     for (const country of COUNTRIES) {
       for (const table of TABLES) {
         const dir = tableDir(dataDir, country, table);
@@ -143,10 +182,20 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
           await setup.run(`CREATE OR REPLACE VIEW ${view} AS SELECT * FROM read_parquet(${glob}, union_by_name = true, hive_partitioning = false)`);
           next.add(view);
           filesByTable.set(view, files);
-          const reader = await setup.runAndReadAll(
-            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${glob}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
+          // The files whose `cell` statistics are read: a cover's files without a cell directory
+          // (written before them), none of a table without a cell column. Reading every footer
+          // costs: at the nation's 35,040 parcels files and as many covers, 5 to 7 s and over a
+          // gigabyte of the process's memory per table (docs/benchmarks.md).
+          let statsOf: string | null = glob;
+          if (isCoverTable(table)) {
+            const d = await directoriesOf(setup, glob, files);
+            dirs.set(view, d);
+            statsOf = d.without.size === 0 ? null : `[${[...d.without].map(quotedString).join(', ')}]`;
+          } else if (table in TABLE_COLUMNS && !('cell' in TABLE_COLUMNS[table as TableName])) statsOf = null;
+          const reader = statsOf === null ? null : await setup.runAndReadAll(
+            `SELECT file_name AS file, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata(${statsOf}) WHERE path_in_schema = 'cell' AND stats_min_value IS NOT NULL`,
           );
-          stats.set(view, (reader.getRowObjectsJS() as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
+          stats.set(view, ((reader?.getRowObjectsJS() ?? []) as { file: string; min: string; max: string }[]).map((r) => ({ file: r.file, min: BigInt(r.min), max: BigInt(r.max) })));
         } else {
           await setup.run(`DROP VIEW IF EXISTS ${view}`);
         }
@@ -170,6 +219,7 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     }
     present = next;
     cellStats = stats;
+    directories = dirs;
     tableFiles = filesByTable;
     generation++;
   };
@@ -179,8 +229,14 @@ export async function openWarehouse(dataDir: string, layout: WarehouseLayout): P
     has: (country, table) => present.has(`${country}_${table}`),
     get generation() { return generation; },
     filesWithCells(country, table, lo, hi) {
+      const view = `${country}_${table}`;
       const files = new Set<string>();
-      for (const s of cellStats.get(`${country}_${table}`) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
+      const dir = directories.get(view);
+      // A cover's files with a directory: by it for one cell; every one of them for a range (covers are looked up one cell at a time).
+      if (dir && lo === hi) for (const [res, keys] of dir.byRes) for (const f of keys.get(directoryKey(lo, res)) ?? []) files.add(f);
+      else if (dir) for (const f of dir.withDirectory) files.add(f);
+      // The statistics, read only for the files without a directory.
+      for (const s of cellStats.get(view) ?? []) if (s.min <= hi && s.max >= lo) files.add(s.file);
       return [...files];
     },
     filesOf: (country, table) => tableFiles.get(`${country}_${table}`) ?? [],

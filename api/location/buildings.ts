@@ -17,16 +17,16 @@ export const BUILDING_PRECISIONS: readonly Location['precision'][] = ['input', '
  */
 export async function buildingIdAt(warehouse: Warehouse, l: Pick<Location, 'precision' | 'latitude' | 'longitude' | 'parcel'>, addressId: string | null = null): Promise<string | null> {
   if (!BUILDING_PRECISIONS.includes(l.precision) || !warehouse.has('fr', 'buildings')) return null;
+  const reads = buildingReadsOf(warehouse);
   const linked = async (kind: 'address' | 'parcel', key: string) => {
-    if (!warehouse.has('fr', 'building_links')) return null;
-    const rows = await warehouse.query<{ building_id: string }>(`SELECT DISTINCT building_id FROM fr_building_links WHERE kind = $1 AND key = $2`, [kind, key]);
-    return rows.length === 1 ? rows[0]!.building_id : null;
+    const ids = await reads.buildingsLinked(kind, key);
+    return ids.length === 1 ? ids[0]! : null;
   };
   if (addressId !== null) {
     const byAddress = await linked('address', addressId);
     if (byAddress) return byAddress;
   }
-  const hit = (await buildingReadsOf(warehouse).buildingsAt(l.longitude, l.latitude))[0];
+  const hit = (await reads.buildingsAt(l.longitude, l.latitude))[0];
   if (hit) return hit;
   if (l.parcel && 'id' in l.parcel) return linked('parcel', l.parcel.id);
   return null;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { PARTITION_KEY, partitionFile, partitionPath, tableDir } from '../../schemas/tables/layout.ts';
+import { CELL_DIRECTORY_KEY, CELL_DIRECTORY_RES, isCoverTable, cellDirectory, directoryKeySql, type CellDirectory } from '../../schemas/tables/cells.ts';
 import { sourceIdsOf, sourceLicence, type SourcesOf } from './source-metadata.ts';
 import { BBOX_COLUMN, GEOMETRY_COLUMN, geoColumnsSql, geoMetadataOf, geoShapeOf, kvMetadataOption, type KnownGeo } from './geoparquet.ts';
 import { basename, dirname, join } from 'node:path';
@@ -274,6 +275,12 @@ export interface SortedTarget {
   known?: { wkb?: string; geo?: KnownGeo; rows?: number };
 }
 
+/** The cell directory of a cover's rows (schemas/tables/cells.ts): one scan of their cells. */
+async function cellDirectoryOf(connection: DuckDBConnection, select: string): Promise<CellDirectory> {
+  const reader = await connection.runAndReadAll(`SELECT DISTINCT ${directoryKeySql('cell', CELL_DIRECTORY_RES)} AS k FROM (${select}) WHERE cell IS NOT NULL`);
+  return cellDirectory(reader.getColumnsJS()[0] as bigint[] ?? []);
+}
+
 /**
  * Writes the rows of `select` sorted by `orderBy` as one Parquet file beside the published
  * partition (row groups of 8,192 rows, so cell statistics prune lookups), without replacing it:
@@ -298,6 +305,7 @@ export async function writeSortedParquet(connection: DuckDBConnection, select: s
   const metadata: Record<string, unknown> = {};
   const sources = target.sources ?? (columns.includes('source') ? { from: `(${select})` } : null);
   if (sources) metadata.sources = (await sourceIdsOf(connection, sources)).map(sourceLicence);
+  if (isCoverTable(target.table)) metadata[CELL_DIRECTORY_KEY] = await cellDirectoryOf(connection, select);
   if (shape) {
     metadata.geo = await geoMetadataOf(connection, select, shape, target.known?.geo);
     rows = `SELECT *${wkb ? ` EXCLUDE (${quoteIdent(wkb)})` : ''}, ${geoColumnsSql(shape, { wkb })} FROM (${rows})`;

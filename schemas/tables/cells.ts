@@ -53,3 +53,48 @@ export const POINT_RES = 15;
 export function pointCell(lat: number, lng: number, res = POINT_RES): bigint {
   return cellToBigint(latLngToCell(lat, lng, res));
 }
+
+/**
+ * A cover file's cell directory: the Parquet key-value metadata entry (CELL_DIRECTORY_KEY) listing,
+ * at one resolution, the directory key of every cell of the file (directoryKey). Why: a file's
+ * min/max cell statistics are a range of the H3 order, and a commune straddling the boundary of a
+ * coarse cell has a range spanning much of its neighbours': at 8 departments of generated
+ * communes, a point's ten cover cells met 98 of 2,920 cover files by their ranges (docs/benchmarks.md).
+ * The directory names exactly the files that can hold a cell.
+ */
+export const CELL_DIRECTORY_KEY = 'h3_cell_directory';
+/** A cover table, whose files carry a directory: `<table>_cells` (areas.ts' areaCellsTable, zone_cells), looked up one cell at a time. */
+export const isCoverTable = (table: string) => table.endsWith('_cells');
+/** The resolution a directory starts at (about 5 km² a cell: a commune's cover takes a few), and its most keys before it is coarsened. */
+export const CELL_DIRECTORY_RES = 7;
+export const CELL_DIRECTORY_MAX = 4096;
+export interface CellDirectory { resolution: number; cells: string[] }
+
+/** Digits r+1..15 of a cell set to 7 (unused): with KEPT_BITS and the resolution field, the ancestor at r. */
+const UNUSED_DIGITS = Array.from({ length: FINEST + 1 }, (_, r) => (1n << BigInt((FINEST - r) * 3)) - 1n);
+
+/**
+ * The key of a cell in a directory of resolution r: its ancestor at r, or the cell itself when it
+ * is at r or coarser. A cell stored in a file and a cell looked up are equal only if their keys
+ * are: the key of the looked-up cell is then in the file's directory.
+ */
+export function directoryKey(cell: bigint, r: number): bigint {
+  const res = Number((cell >> 52n) & 0xfn);
+  return res <= r ? cell : (cell & KEPT_BITS[r]!) | (BigInt(r) << 52n) | UNUSED_DIGITS[r]!;
+}
+
+/** directoryKey as a DuckDB expression over a BIGINT column (every H3 index is below 2^63: the masks fit a signed BIGINT). */
+export function directoryKeySql(column: string, r: number): string {
+  return `CASE WHEN ((${column} >> 52) & 15) <= ${r} THEN ${column} ELSE (${column} & ${BigInt.asIntN(64, KEPT_BITS[r]!)}) | ${(BigInt(r) << 52n) | UNUSED_DIGITS[r]!} END`;
+}
+
+/** The directory of keys taken at CELL_DIRECTORY_RES, coarsened a resolution at a time until it has at most `max` keys. */
+export function cellDirectory(keys: Iterable<bigint>, max = CELL_DIRECTORY_MAX): CellDirectory {
+  let r = CELL_DIRECTORY_RES;
+  let set = new Set(keys);
+  while (set.size > max && r > 0) {
+    r--;
+    set = new Set([...set].map((k) => directoryKey(k, r)));
+  }
+  return { resolution: r, cells: [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => k.toString(16)) };
+}

@@ -60,7 +60,10 @@ export function dataDictionary(): string {
     '  see them as nullable.',
     '- **unit**: of the value, where it has one (`zone_values` and their measures: the row\'s `unit` column).',
     '- Each file also carries in its key-value metadata `sources` (id, producer, licence, licence URL,',
-    '  attribution of the sources of its rows) and, for tables with a geometry, `geo` (GeoParquet 1.1);',
+    '  attribution of the sources of its rows), for tables with a geometry `geo` (GeoParquet 1.1), and',
+    '  for the covers (`*_cells`) `h3_cell_directory`: `{"resolution": r, "cells": [...]}`, the H3',
+    '  cells (hex) at resolution r (7, coarser for large covers) holding the file\'s cells (a cell',
+    '  coarser than r listed as itself), to find which files can hold a cell without opening them;',
     '  `data/<cc>/manifest.json` lists each partition\'s sources with their licence and attribution.',
     '',
   ];

@@ -27,6 +27,8 @@ export interface GeocoderResult {
   city: string | null;
   citycode: string | null;
   context: string | null;
+  /** The geocoder's id of the result: for the BAN's addok, an address's BAN id (`<commune>_<street>_<number>[_<suffix>]`), as the BAN files' `id`. */
+  id: string | null;
   /** Projected coordinates as sent by addok (Lambert-93 for BAN), if any. */
   x: number | null;
   y: number | null;
@@ -90,6 +92,7 @@ const FeatureSchema = z.object({
     city: optStr,
     citycode: optStr,
     context: optStr,
+    id: optStr,
     x: optNum,
     y: optNum,
   }),
@@ -118,6 +121,7 @@ function toResult(f: z.infer<typeof FeatureSchema>): GeocoderResult {
     city: p.city,
     citycode: p.citycode,
     context: p.context,
+    id: p.id,
     x: p.x,
     y: p.y,
   };

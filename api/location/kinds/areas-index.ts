@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
 import type { Country } from '../../../schemas/common.ts';
 import { areaCellsTable } from '../../../schemas/tables/areas.ts';
 import type { Warehouse } from '../../core/warehouse.ts';
@@ -44,15 +46,39 @@ function inside(coords: Float64Array, ringStarts: Uint32Array, firstRing: number
   return odd;
 }
 
+/**
+ * The rows, text and GeoJSON characters of an areas table and the rows of its cover, from the
+ * files' Parquet metadata (a string's uncompressed size is its length and 4 bytes): reading the
+ * outlines to measure them read the whole table (22 GB of Parquet for the nation's parcels) at
+ * every start only to find it over budget. The layer and source, dictionary-encoded, are counted
+ * at 24 characters a row. Without the files' list (a warehouse of tests), the rows are measured.
+ */
+async function sizesOf(warehouse: Warehouse, country: Country, table: string, cellsTable: string): Promise<{ n: number; text: number; geo: number; c: number }> {
+  const files = warehouse.filesOf?.(country, table), cellFiles = warehouse.filesOf?.(country, cellsTable);
+  if (files?.length && cellFiles?.length) {
+    const glob = (f: string) => quotedString(join(dirname(f), '*.parquet'));
+    const cols = await warehouse.query<{ col: string; bytes: number; n: number }>(
+      `SELECT path_in_schema AS col, sum(total_uncompressed_size)::DOUBLE AS bytes, sum(num_values)::DOUBLE AS n FROM parquet_metadata(${glob(files[0]!)})
+       WHERE path_in_schema IN ('id', 'attributes', 'geometry') GROUP BY 1`,
+    );
+    const of = (col: string) => cols.find((r) => r.col === col) ?? { bytes: 0, n: 0 };
+    const n = of('id').n;
+    const [{ c }] = await warehouse.query<{ c: number }>(`SELECT coalesce(sum(num_rows), 0)::DOUBLE AS c FROM parquet_file_metadata(${glob(cellFiles[0]!)})`) as [{ c: number }];
+    return { n, text: of('id').bytes + of('attributes').bytes - 8 * n + 24 * n, geo: of('geometry').bytes - 4 * n, c };
+  }
+  const [{ n, text, geo }] = await warehouse.query<{ n: number; text: number; geo: number }>(
+    `SELECT count(*)::INTEGER AS n, coalesce(sum(strlen(id) + strlen(layer) + strlen(coalesce(attributes, '')) + strlen(source)), 0)::DOUBLE AS text,
+       coalesce(sum(strlen(geometry)), 0)::DOUBLE AS geo FROM ${country}_${table}`,
+  ) as [{ n: number; text: number; geo: number }];
+  const [{ c }] = await warehouse.query<{ c: number }>(`SELECT count(*)::DOUBLE AS c FROM ${country}_${cellsTable}`) as [{ c: number }];
+  return { n, text, geo, c };
+}
+
 export async function buildAreasIndex(warehouse: Warehouse, country: Country, table: string, budget = AREAS_INDEX_BUDGET): Promise<AreasIndex | null> {
   const cellsTable = areaCellsTable(table);
   if (!warehouse.has(country, table) || !warehouse.has(country, cellsTable)) return null;
   const view = `${country}_${table}`;
-  const [{ n, text, geo }] = await warehouse.query<{ n: number; text: number; geo: number }>(
-    `SELECT count(*)::INTEGER AS n, coalesce(sum(strlen(id) + strlen(layer) + strlen(coalesce(attributes, '')) + strlen(source)), 0)::DOUBLE AS text,
-       coalesce(sum(strlen(geometry)), 0)::DOUBLE AS geo FROM ${view}`,
-  ) as [{ n: number; text: number; geo: number }];
-  const [{ c }] = await warehouse.query<{ c: number }>(`SELECT count(*)::DOUBLE AS c FROM ${country}_${cellsTable}`) as [{ c: number }];
+  const { n, text, geo, c } = await sizesOf(warehouse, country, table, cellsTable);
   // A coordinate pair takes about 36 characters of GeoJSON and 16 bytes here; a cell 13 bytes; strings twice their length.
   const bytes = Math.round(c * 13 + (geo / 36) * 16 + text * 2 + n * 16);
   if (bytes > budget) return null;

@@ -34,15 +34,20 @@ export async function areasAt(warehouse: Warehouse, country: Country, table: str
   return areasAtSql(warehouse, country, table, lng, lat, cells);
 }
 
+const filesByName = new WeakMap<readonly string[], Map<string, string>>();
+
 /**
  * The outline files of the cover files hit: the areas writer writes an area and its cover to
  * partitions of one name (AreasWriter), so an area met in `<table>_cells/<p>.parquet` is in
  * `<table>/<p>.parquet`. Why: the outlines are sorted by id, and an id probed in each of a
- * hundred department files decompresses a row group of outlines in each. Null (every file read)
- * when a cover file has no outline file of its name.
+ * hundred department files decompresses a row group of outlines in each. Null (every file read,
+ * the ids first found in the cover) when a cover file has no outline file of its name.
  */
 function areaFilesOf(warehouse: Warehouse, country: Country, table: string, coverFiles: string[]): string | null {
-  const byName = new Map((warehouse.filesOf?.(country, table) ?? []).map((f) => [basename(f), f]));
+  const files = warehouse.filesOf?.(country, table) ?? [];
+  // Made once per refresh (the warehouse answers the same array until then): 35,040 names at the nation.
+  let byName = filesByName.get(files);
+  if (!byName) filesByName.set(files, byName = new Map(files.map((f) => [basename(f), f])));
   const hit = coverFiles.map((f) => byName.get(basename(f)));
   if (hit.length === 0 || hit.some((f) => f === undefined)) return null;
   return `read_parquet(${list([...new Set(hit as string[])])}, union_by_name = true, hive_partitioning = false)`;
@@ -54,9 +59,26 @@ export async function areasAtSql(warehouse: Warehouse, country: Country, table: 
   if (!warehouse.has(country, table) || !warehouse.has(country, cellsTable)) return [];
   const files = [...new Set(cells.flatMap((c) => warehouse.filesWithCells(country, cellsTable, c, c)))];
   if (files.length === 0) return [];
+  const inList = cells.map((_, i) => `$${i + 1}`).join(', ');
+  type Row = { id: string; layer: string; attributes: string | null; source: string; geometry: string | null };
+  const answer = (rows: Row[], interior: (id: string) => boolean) => rows
+    .filter((r) => interior(r.id) || (r.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(r.geometry) as Polygon | MultiPolygon)))
+    .map((r) => ({ id: r.id, layer: r.layer, attributes: r.attributes ? JSON.parse(r.attributes) : null, source: r.source }))
+    .sort(byLayerThenId);
+  const outlines = areaFilesOf(warehouse, country, table, files);
+  if (outlines) {
+    // The cover and the outlines of the files paired with it, in one query: a query over Parquet
+    // files costs DuckDB about 4 ms however little it reads (docs/benchmarks.md, cell directories).
+    const rows = await warehouse.query<Row & { interior: boolean }>(
+      `WITH hit AS (SELECT id, bool_or(interior) AS interior FROM read_parquet(${list(files)}, union_by_name = true) WHERE cell IN (${inList}) GROUP BY id)
+       SELECT a.id, a.layer, a.attributes, a.source, h.interior, CASE WHEN h.interior THEN NULL ELSE a.geometry END AS geometry FROM ${outlines} a JOIN hit h ON a.id = h.id`, cells as DuckDBValue[],
+    );
+    const inner = new Set(rows.filter((r) => r.interior).map((r) => r.id));
+    return answer(rows, (id) => inner.has(id));
+  }
   const cover = await warehouse.query<{ id: string; interior: boolean }>(
     `SELECT id, bool_or(interior) AS interior FROM read_parquet(${list(files)}, union_by_name = true)
-     WHERE cell IN (${cells.map((_, i) => `$${i + 1}`).join(', ')}) GROUP BY id`, cells as DuckDBValue[],
+     WHERE cell IN (${inList}) GROUP BY id`, cells as DuckDBValue[],
   );
   if (cover.length === 0) return [];
   const ids = cover.map((c) => c.id);
@@ -66,14 +88,11 @@ export async function areasAtSql(warehouse: Warehouse, country: Country, table: 
   const inner = [...interior];
   const params: DuckDBValue[] = [...inner, ...ids];
   const isInterior = inner.length === 0 ? 'false' : `id IN (${inner.map((_, i) => `$${i + 1}`).join(', ')})`;
-  const rows = await warehouse.query<{ id: string; layer: string; attributes: string | null; source: string; geometry: string | null }>(
+  const rows = await warehouse.query<Row>(
     `SELECT id, layer, attributes, source, CASE WHEN ${isInterior} THEN NULL ELSE geometry END AS geometry
-     FROM ${areaFilesOf(warehouse, country, table, files) ?? `${country}_${table}`} WHERE id IN (${ids.map((_, i) => `$${inner.length + i + 1}`).join(', ')})`, params,
+     FROM ${country}_${table} WHERE id IN (${ids.map((_, i) => `$${inner.length + i + 1}`).join(', ')})`, params,
   );
-  return rows
-    .filter((r) => interior.has(r.id) || (r.geometry !== null && booleanPointInPolygon([lng, lat], JSON.parse(r.geometry) as Polygon | MultiPolygon)))
-    .map((r) => ({ id: r.id, layer: r.layer, attributes: r.attributes ? JSON.parse(r.attributes) : null, source: r.source }))
-    .sort(byLayerThenId);
+  return answer(rows, (id) => interior.has(id));
 }
 
 /**

@@ -152,7 +152,8 @@ export async function searchAddress(deps: AddressSearchDeps, country: Country, q
       const best = kept[0];
       if (best && (best.precision === 'address' || !street)) {
         const found: FoundAddress = {
-          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null, address_id: null,
+          // An address's id from the geocoder is the BAN's (the building the RNB links to it is then the address's).
+          latitude: best.latitude, longitude: best.longitude, precision: best.precision, parcels: null, source: null, address_id: best.type === 'housenumber' ? best.id : null,
           address: { label: best.label, street_number: best.housenumber ?? null, street_name: best.street ?? null, zipcode: best.postcode ?? null, locality: best.city ?? null },
           geocoding: {
             query, matched: best.label, method: 'geocoder', method_label: labelOf(GEOCODING_METHODS, 'geocoder', locale), score: round2(best.score),

@@ -6,6 +6,7 @@ import { ingestBanFile } from '../../../ingest/fr/ban.ts';
 import { ingestBuildings } from '../../../ingest/fr/buildings.ts';
 import { REPO_ROOT } from '../../../ingest/jobs.ts';
 import { tableGlob } from '../../../schemas/tables/layout.ts';
+import type { Geocoder } from '../../../api/location/geocoder/index.ts';
 import { buildTestApp, getOk, type TestApp } from '../../helpers/app.ts';
 import { duckRows } from '../../helpers/duckdb.ts';
 import { silentContext } from '../../helpers/fixture-data.ts';
@@ -38,7 +39,14 @@ beforeAll(async () => {
   await ingestBuildings(silentContext(dataDir), { rnb: { path: rnb } });
   const links = await duckRows<{ building_id: string; key: string }>(`SELECT building_id, key FROM read_parquet('${tableGlob(dataDir, 'fr', 'building_links')}') WHERE kind = 'rnb'`);
   idOf = (r) => links.find((l) => l.key === r)!.building_id;
-  t = await buildTestApp(dataDir);
+  // A geocoder answering, for a street the BAN sample lacks, an address carrying no 41's BAN id at no 41's point (in A's footprint).
+  const geocoder: Geocoder = {
+    search: async (q) => (/imaginaire/i.test(q) ? [{
+      label: '41 Rue Imaginaire 75003 Paris', score: 0.95, precision: 'address', type: 'housenumber', latitude: N41.lat, longitude: N41.lng, housenumber: '41',
+      street: 'Rue Imaginaire', name: '41 Rue Imaginaire', postcode: '75003', city: 'Paris', citycode: '75103', context: null, id: N41.id, x: null, y: null,
+    }] : []),
+  };
+  t = await buildTestApp(dataDir, { geocoder });
 }, 120_000);
 afterAll(async () => { await t?.close(); });
 
@@ -46,6 +54,12 @@ describe('the building of a place', () => {
   it("is the building the RNB links to an official address found at its number, wherever the address point lies", async () => {
     const body = await getOk(t, `/api/v1/fr/location?address=${encodeURIComponent('41 boulevard Beaumarchais 75003 Paris')}`);
     expect(body.data.location.precision).toBe('address');
+    expect(body.data.location.building_id).toBe(idOf('BBBBBBBBBBB2'));
+  });
+
+  it("is the building the RNB links to the BAN id the external geocoder gives an address", async () => {
+    const body = await getOk(t, `/api/v1/fr/location?address=${encodeURIComponent('41 rue Imaginaire 75003 Paris')}`);
+    expect(body.data.location.geocoding.method).toBe('geocoder');
     expect(body.data.location.building_id).toBe(idOf('BBBBBBBBBBB2'));
   });
 

@@ -54,6 +54,8 @@ export interface BuildingReads {
   buildingPartition(id: string): Promise<string | null | undefined>;
   /** The buildings whose footprint contains the point, by layer then id (the areas reader's answer, areas.ts). */
   buildingsAt(lng: number, lat: number): Promise<string[]>;
+  /** The buildings the RNB links to an address (its BAN id) or a parcel (its id), each once, by id. */
+  buildingsLinked(kind: 'address' | 'parcel', key: string): Promise<string[]>;
 }
 
 const day = (c: string) => `strftime(${c}, '%Y-%m-%d')`;
@@ -105,6 +107,8 @@ export function sqlReads(warehouse: Warehouse): BuildingReads {
     addressLabel: async (id) => !has('addresses') ? null : (await warehouse.query<{ label: string }>(`SELECT label FROM fr_addresses WHERE id = $1 LIMIT 1`, [id]))[0]?.label ?? null,
     buildingPartition: async () => undefined,
     buildingsAt: async (lng, lat) => (await areasAt(warehouse, 'fr', 'buildings', lng, lat)).map((h) => h.id),
+    buildingsLinked: async (kind, key) => !has('building_links') ? [] : (await warehouse.query<{ building_id: string }>(
+      `SELECT DISTINCT building_id FROM fr_building_links WHERE kind = $1 AND key = $2 ORDER BY building_id`, [kind, key])).map((r) => r.building_id),
   };
 }
 
@@ -139,6 +143,9 @@ export const READ_STORES = {
   buildingsAt: { tables: ['buildings', 'buildings_cells'], select: `SELECT lpad(hex(c.cell), 16, '0') AS k,
       json_array(c.id, c.interior, b.layer, b.min_lng, b.min_lat, b.max_lng, b.max_lat, CASE WHEN c.interior THEN NULL ELSE b.geometry END) AS v, c.id
     FROM fr_buildings_cells c JOIN fr_buildings b ON b.id = c.id`, order: 'k, id' },
+  // By `<kind>:<key>`: the links files are sorted by key within each department's file, so the SQL
+  // path probes every department's file (an address names no department).
+  buildingsLinked: { tables: ['building_links'], select: `SELECT kind || ':' || key AS k, json_array(building_id) AS v, building_id FROM fr_building_links WHERE kind IN ('address', 'parcel')`, order: 'k, building_id' },
 } as const satisfies Record<keyof BuildingReads, StoreSpec>;
 
 /** The key of a cover cell in the buildingsAt store: 16 upper-case hexadecimal digits (DuckDB's hex, zero-padded), sorting as the cells. */
@@ -202,5 +209,6 @@ export function storeReads(stores: ReadStores): BuildingReads {
       }
       return hits.sort(byLayerThenId).map((h) => h.id);
     },
+    buildingsLinked: async (kind, key) => [...new Set((stores.buildingsLinked?.get([`${kind}:${key}`]) ?? []).map((v) => (v as string[])[0]!))],
   };
 }

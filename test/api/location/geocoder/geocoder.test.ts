@@ -126,6 +126,7 @@ describe('createGeocoder().search', () => {
       city: 'Paris',
       citycode: '75103',
       context: '75, Paris, Île-de-France',
+      id: '75103_1227_00012_bis',
       x: 653032.09,
       y: 6863196.37,
     });

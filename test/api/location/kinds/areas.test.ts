@@ -1,4 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rename } from 'node:fs/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { booleanPointInPolygon } from '@turf/turf';
@@ -9,6 +10,9 @@ import { areasAt, areasAtSql } from '../../../../api/location/kinds/areas.ts';
 import { areasIndexOf, areasIndexReady, buildAreasIndex } from '../../../../api/location/kinds/areas-index.ts';
 import { prng } from '../../../../datasets/fr/tools/addresses.ts';
 import { AreasWriter, type AreaInput } from '../../../../ingest/core/kinds/areas.ts';
+import { CELL_DIRECTORY_RES, cellAndAncestors, directoryKey } from '../../../../schemas/tables/cells.ts';
+import { tableDir } from '../../../../schemas/tables/layout.ts';
+import { ZONE_COVER_RES } from '../../../../schemas/tables/zones.ts';
 
 // An areas layer written by the ingest helper (overlapping squares, a ring with a hole, a
 // multipolygon), read back by the API reader, checked against an exact test on every area.
@@ -82,5 +86,64 @@ describe('areas table kind', () => {
   it('answers nothing where no area is published', async () => {
     expect(await areasAt(warehouse, 'fr', 'test_areas', -0.13, 45.01)).toEqual([]);
     expect(await areasAt(warehouse, 'be', 'test_areas', 4.35, 50.85)).toEqual([]);
+  });
+});
+
+describe('cover files found by their cell directories', () => {
+  // 24 partitions ("communes") of 16 small parcels each, side by side over about 60 km: many
+  // straddle coarse cells, so their min/max statistics span much of the others' ranges.
+  const parts = Array.from({ length: 24 }, (_, p) => Array.from({ length: 16 }, (_, i): AreaInput => {
+    const x = 1.9 + (p % 8) * 0.08 + (i % 4) * 0.004, y = 48.6 + Math.floor(p / 8) * 0.06 + Math.floor(i / 4) * 0.004;
+    return { id: `test.p${p}-${i}`, layer: 'parcel', geometry: { type: 'Polygon', coordinates: [ring(x, y, x + 0.0035, y + 0.0035)] } };
+  }));
+  let dataDir: string;
+  let w: Warehouse;
+  beforeAll(async () => {
+    dataDir = join(await mkdtemp(join(tmpdir(), 'lds-areas-dir-')), 'data');
+    for (const [p, list] of parts.entries()) {
+      const writer = await AreasWriter.open(dataDir, 'fr', 'test_areas', `c${String(p).padStart(2, '0')}`, 'test');
+      for (const a of list) expect(writer.add(a)).toBeNull();
+      for (const { prepared } of await writer.prepare()) await prepared.commit();
+    }
+    // A cover file written before the directories: the same rows without its key-value metadata.
+    const legacy = join(tableDir(dataDir, 'fr', 'test_areas_cells'), 'c05.parquet');
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    await c.run(`COPY (SELECT * FROM read_parquet('${legacy}')) TO '${legacy}.old' (FORMAT parquet)`);
+    c.closeSync(); db.closeSync();
+    await rename(`${legacy}.old`, legacy);
+    w = await openWarehouse(dataDir, { tables: ['test_areas', 'test_areas_cells'], memoryTables: {} });
+  });
+  afterAll(() => w?.close());
+
+  it('names every file holding a cell and only files holding its key (the legacy file by its statistics), far fewer than the statistics alone', async () => {
+    // The files holding each cell, and each resolution-7 key (CELL_DIRECTORY_RES: these small files' directories are not coarsened).
+    const holders = new Map<bigint, Set<string>>();
+    const add = (k: bigint, f: string) => { let s = holders.get(k); if (!s) holders.set(k, s = new Set()); s.add(f); };
+    const byKey = new Map<bigint, Set<string>>();
+    for (const r of await w.query<{ cell: bigint; file: string }>(`SELECT DISTINCT cell, filename AS file FROM read_parquet('${join(tableDir(dataDir, 'fr', 'test_areas_cells'), '*.parquet')}', filename = true)`)) {
+      add(BigInt(r.cell), r.file);
+      const k = directoryKey(BigInt(r.cell), CELL_DIRECTORY_RES);
+      let s = byKey.get(k); if (!s) byKey.set(k, s = new Set()); s.add(r.file);
+    }
+    const unpaired: Warehouse = Object.assign(Object.create(w) as Warehouse, { filesOf: (c: 'fr', t: string) => (t === 'test_areas' ? [] : w.filesOf!(c, t)) });
+    let byDirectory = 0, byStatistics = 0;
+    const legacy = join(tableDir(dataDir, 'fr', 'test_areas_cells'), 'c05.parquet');
+    for (let i = 0; i < 300; i++) {
+      const lng = 1.9 + rand() * 0.65, lat = 48.6 + rand() * 0.2;
+      for (const cell of cellAndAncestors(lat, lng, ZONE_COVER_RES)) {
+        const found = w.filesWithCells('fr', 'test_areas_cells', cell, cell);
+        // Every file holding the cell is found; any other found holds a cell of the same key, or is the legacy file, met by its range.
+        for (const f of holders.get(cell) ?? []) expect(found).toContain(f);
+        for (const f of found) expect(byKey.get(directoryKey(cell, CELL_DIRECTORY_RES))?.has(f) || f === legacy).toBe(true);
+        byDirectory += found.length;
+        byStatistics += w.filesWithCells('fr', 'test_areas_cells', cell, cell + 1n).length; // a range: statistics only
+      }
+      const expected = parts.flat().filter((a) => booleanPointInPolygon([lng, lat], a.geometry as Polygon)).map((a) => a.id);
+      expect((await areasAtSql(w, 'fr', 'test_areas', lng, lat)).map((a) => a.id)).toEqual(expected);
+      // Without outline files paired by name with the cover's (the cover first, then the outlines by id from every file): the same answer.
+      expect(await areasAtSql(unpaired, 'fr', 'test_areas', lng, lat)).toEqual(await areasAtSql(w, 'fr', 'test_areas', lng, lat));
+    }
+    expect(byDirectory * 2).toBeLessThan(byStatistics);
   });
 });

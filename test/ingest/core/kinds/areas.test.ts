@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { AreasWriter } from '../../../../ingest/core/kinds/areas.ts';
 import { TableWriter } from '../../../../ingest/core/table-writer.ts';
 import { AREA_COLUMNS } from '../../../../schemas/tables/areas.ts';
+import { CELL_DIRECTORY_KEY, directoryKey } from '../../../../schemas/tables/cells.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 const outline = (x: number, y: number, d: number): Polygon => ({ type: 'Polygon', coordinates: [[[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]] });
 const areas: { id: string; geometry: Polygon | MultiPolygon; attributes: Record<string, unknown> }[] = [
@@ -53,5 +55,25 @@ describe('AreasWriter', () => {
     const [forward, backward] = [await write(grid), await write([...grid].reverse())];
     expect(forward[0]!.equals(backward[0]!)).toBe(true);
     expect(forward[1]!.equals(backward[1]!)).toBe(true);
+  });
+
+  it('writes in the cover file a directory of its cells: the key of every cell, at resolution 7, once', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lds-areas-'));
+    const writer = await AreasWriter.open(dataDir, 'fr', 'parcels', 'dir', 'fr.cadastre');
+    for (const a of areas) expect(writer.add({ ...a, layer: 'parcel' })).toBeNull();
+    const [, cover] = await writer.prepare();
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    try {
+      const path = cover!.prepared.pendingPath;
+      const cells = (await c.runAndReadAll(`SELECT cell FROM read_parquet('${path}')`)).getColumnsJS()[0] as bigint[];
+      const kv = (await c.runAndReadAll(`SELECT decode(value) AS v FROM parquet_kv_metadata('${path}') WHERE decode(key) = '${CELL_DIRECTORY_KEY}'`)).getRowObjectsJS() as { v: string }[];
+      expect(kv).toHaveLength(1);
+      const directory = JSON.parse(kv[0]!.v) as { resolution: number; cells: string[] };
+      expect(directory.resolution).toBe(7);
+      expect(directory.cells).toEqual([...new Set(cells.map((x) => directoryKey(x, 7)))].sort((a, b) => (a < b ? -1 : 1)).map((k) => k.toString(16)));
+      // Three areas far apart: a few keys for their dozens of cells.
+      expect(directory.cells.length).toBeLessThan(cells.length);
+    } finally { c.closeSync(); db.closeSync(); }
   });
 });

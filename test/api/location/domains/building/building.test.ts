@@ -225,6 +225,15 @@ describe("every sample building: the index and SQL paths, its 24-month median, i
       if (b.energy_diagnoses.length > 0) withDiagnoses++;
     }
     expect([withSales, withDiagnoses, properties, withEvents].every((n) => n > 10)).toBe(true);
+    // The buildings linked to each address and parcel the RNB names, and to keys it does not name.
+    const links = await duckRows<{ kind: 'address' | 'parcel'; key: string; n: bigint }>(
+      `SELECT kind, key, count(DISTINCT building_id) AS n FROM read_parquet('${tableGlob(dataDir, 'fr', 'building_links')}') WHERE kind IN ('address', 'parcel') GROUP BY ALL ORDER BY ALL`);
+    expect(links.filter((l) => l.kind === 'address').length).toBeGreaterThan(100);
+    for (const l of [...links, { kind: 'address' as const, key: '33001_9999_99999', n: 0n }, { kind: 'parcel' as const, key: '33001000ZZ9999', n: 0n }]) {
+      const fromStore = await index!.buildingsLinked(l.kind, l.key);
+      expect(fromStore, `${l.kind} ${l.key}`).toEqual(await sql.buildingsLinked(l.kind, l.key));
+      expect(fromStore).toHaveLength(Number(l.n));
+    }
     // An id no building has: none on either path.
     for (const i of [index, null]) expect([await buildingRecord(t.warehouse, 'bld_00000000000000000000', i), await buildingPoint(t.warehouse, 'bld_00000000000000000000', i)]).toEqual([null, null]);
     expect([await index!.property('prp_00000000000000000000'), await sql.property('prp_00000000000000000000')]).toEqual([null, null]);
