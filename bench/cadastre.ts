@@ -188,6 +188,13 @@ await warehouse.close();
 console.log(JSON.stringify({ open_s, files, first, index_built: index !== null, index_s, indexed, rss_index_mb, peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024) }));
 `;
 
+/**
+ * The shift [dx, dy] of department d's commune c from the template's own place (Juvisy, about
+ * 2.36° E 48.69° N): departments side by side over metropolitan France (10 by 10, from about
+ * 1.5° W 43.5° N), their communes in rows of 20 inside.
+ */
+const communeShift = (d: number, c: number): [number, number] => [-3.9 + (d % 10) * 0.85 + (c % 20) * 0.04, -5.2 + Math.floor(d / 10) * 0.7 + Math.floor(c / 20) * 0.035];
+
 /** A point inside a random parcel of a random commune, in each of `queries` (turf's pointOnFeature of the template parcel, shifted as the commune is). */
 function nationalPoints(lines: string[], departments: number, communes: number, queries: number): { id: string; lng: number; lat: number }[] {
   const features = lines.filter((l) => l.startsWith('{"type":"Feature"')).map((l) => JSON.parse(l.replace(/,$|\]\}$/, '')) as { id: string; geometry: { type: string; coordinates: number[][][] } });
@@ -198,7 +205,8 @@ function nationalPoints(lines: string[], departments: number, communes: number, 
     const d = Math.floor(rand() * departments), c = Math.floor(rand() * communes), f = simple[Math.floor(rand() * simple.length)]!;
     const [x, y] = pointOnFeature(f.geometry as Polygon).geometry.coordinates as [number, number];
     const dep = String(d + 1).padStart(2, '0'), code = `${dep}${String(c + 1).padStart(3, '0')}`;
-    return { id: f.id.replace(/^\d{5}/, code), lng: x - 3.9 + (d % 10) * 0.85 + (c % 20) * 0.04, lat: y - 5.2 + Math.floor(d / 10) * 0.7 + Math.floor(c / 20) * 0.035 };
+    const [dx, dy] = communeShift(d, c);
+    return { id: f.id.replace(/^\d{5}/, code), lng: x + dx, lat: y + dy };
   });
 }
 
@@ -249,8 +257,6 @@ export async function benchCadastreNational(template: string, departments: numbe
   const rows: Record<string, unknown>[] = [];
   const t0 = performance.now();
   let next = 0;
-  // Departments side by side over metropolitan France (10 by 10, from about 1.5° W 43.5° N), their
-  // communes in rows of 20 inside: shifts from the template's own place (Juvisy, about 2.36° E 48.69° N).
   const worker = async () => {
     for (let d = next++; d < departments; d = next++) {
       const dep = String(d + 1).padStart(2, '0');
@@ -259,7 +265,7 @@ export async function benchCadastreNational(template: string, departments: numbe
       const tGen = performance.now();
       for (let c = 0; c < communes; c++) {
         const code = `${dep}${String(c + 1).padStart(3, '0')}`;
-        await writeFile(join(dir, `cadastre-${code}-parcelles.json`), commune(code, -3.9 + (d % 10) * 0.85 + (c % 20) * 0.04, -5.2 + Math.floor(d / 10) * 0.7 + Math.floor(c / 20) * 0.035).join(''));
+        await writeFile(join(dir, `cadastre-${code}-parcelles.json`), commune(code, ...communeShift(d, c)).join(''));
       }
       const generate_s = +((performance.now() - tGen) / 1000).toFixed(1);
       const load_before = load();

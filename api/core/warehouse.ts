@@ -4,7 +4,7 @@ import { DuckDBInstance, quotedString, type DuckDBConnection, type DuckDBValue }
 import type { Country } from '../../schemas/common.ts';
 import { COUNTRIES } from '../../datasets/countries.ts';
 import { publishedPartitions, tableDir } from '../../schemas/tables/layout.ts';
-import { CELL_DIRECTORY_KEY, directoryKey, isCoverTable, type CellDirectory } from '../../schemas/tables/cells.ts';
+import { CELL_DIRECTORY_KEY, cellToBigint, directoryKey, isCoverTable, type CellDirectory } from '../../schemas/tables/cells.ts';
 import { TABLE_COLUMNS } from '../../schemas/tables/columns.ts';
 import type { TableName } from '../../schemas/tables/index.ts';
 
@@ -26,7 +26,7 @@ async function directoriesOf(connection: DuckDBConnection, glob: string, files: 
     try {
       const raw = JSON.parse(r.value) as CellDirectory;
       if (!Number.isInteger(raw?.resolution) || raw.resolution < 0 || raw.resolution > 15 || !Array.isArray(raw.cells)) continue;
-      d = { resolution: raw.resolution, cells: raw.cells.map((c) => BigInt(`0x${c}`)) };
+      d = { resolution: raw.resolution, cells: raw.cells.map(cellToBigint) };
     } catch { continue; }
     let keys = byRes.get(d.resolution);
     if (!keys) byRes.set(d.resolution, keys = new Map());

@@ -32,10 +32,13 @@ const HIGHEST_DIGITS = Array.from({ length: FINEST + 1 }, (_, r) => {
   return v;
 });
 
+/** The resolution field (bits 52-55) of a cell. */
+const resolutionOf = (cell: bigint) => Number((cell >> 52n) & 0xfn);
+
 /** Resolution-15 interval [lo, hi] holding every point cell under `cell`: H3 descendants are contiguous. */
 export function descendantRange(cell: string): [bigint, bigint] {
   const v = cellToBigint(cell);
-  const res = Number((v >> 52n) & 0xfn);
+  const res = resolutionOf(v);
   // Resolution field set to 15; unused digits (3 bits each, 7 = unused) set to 0 for lo and 6 for hi.
   const lo = (v & KEPT_BITS[res]!) | RES_FINEST;
   return [lo, lo | HIGHEST_DIGITS[res]!];
@@ -59,7 +62,7 @@ export function pointCell(lat: number, lng: number, res = POINT_RES): bigint {
  * at one resolution, the directory key of every cell of the file (directoryKey). Why: a file's
  * min/max cell statistics are a range of the H3 order, and a commune straddling the boundary of a
  * coarse cell has a range spanning much of its neighbours': at 8 departments of generated
- * communes, a point's ten cover cells met 98 of 2,920 cover files by their ranges (docs/benchmarks.md).
+ * communes, a point's ten cover cells met 92 of 2,920 cover files by their ranges at the median (docs/benchmarks.md).
  * The directory names exactly the files that can hold a cell.
  */
 export const CELL_DIRECTORY_KEY = 'h3_cell_directory';
@@ -79,7 +82,7 @@ const UNUSED_DIGITS = Array.from({ length: FINEST + 1 }, (_, r) => (1n << BigInt
  * are: the key of the looked-up cell is then in the file's directory.
  */
 export function directoryKey(cell: bigint, r: number): bigint {
-  const res = Number((cell >> 52n) & 0xfn);
+  const res = resolutionOf(cell);
   return res <= r ? cell : (cell & KEPT_BITS[r]!) | (BigInt(r) << 52n) | UNUSED_DIGITS[r]!;
 }
 
